@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Install what is missing, build, and run every suite: unit + props (g++), unit + props under ASan+UBSan,
+# unit under clang. Ends with one line "N passed, N failed" summed over all runs.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh || exit 2
+jobs=$(nproc)
+status=0
+builds=()
+configure() {  # configure NAME ENV... -- MESON_ARGS...
+  local dir=$1; shift
+  [ -f "$dir/build.ninja" ] || env "$@" >/dev/null || return 1
+}
+run_suite() {  # run_suite DIR SUITES...
+  local dir=$1; shift
+  local args=()
+  for s in "$@"; do args+=(--suite "$s"); done
+  echo "== $dir: ${*}"
+  ninja -C "$dir" -j "$jobs" >"$dir.build.log" 2>&1 || { cat "$dir.build.log"; echo "build of $dir failed"; status=1; return; }
+  meson test -C "$dir" --no-rebuild --print-errorlogs "${args[@]}" || status=1
+  builds+=("$dir")
+}
+[ -f build/build.ninja ] || meson setup build --wrap-mode=nodownload >/dev/null || exit 2
+run_suite build unit props
+[ -f build-asan/build.ninja ] || meson setup build-asan --wrap-mode=nodownload -Db_sanitize=address,undefined \
+  -Db_lundef=false -Dbench=disabled -Dcpp_args=-fno-sanitize-recover=all >/dev/null || exit 2
+run_suite build-asan unit props
+[ -f build-clang/build.ninja ] || CXX=clang++ meson setup build-clang --wrap-mode=nodownload -Dbench=disabled >/dev/null || exit 2
+run_suite build-clang unit
+python3 scripts/summarize_tests.py "${builds[@]}" || status=1
+exit $status

@@ -1,0 +1,37 @@
+// tilesim/spec/config.hpp: the one portability macro, the index type, and the error channel.
+//
+// Every function in spec/ that does index math is `TILESIM_HOST_DEVICE constexpr`: the same code runs in
+// host tests, in the CPU simulator and inside HIP/CUDA kernels. spec/ includes no vendor header; under
+// nvcc or hipcc the macro expands to `__host__ __device__`, under a plain C++ compiler to nothing.
+//
+// Indices are 64-bit signed (`index_t`): CK uses 32-bit indices and magic-number division, which break for
+// negative or >= 2^31 values; tilesim's floor division is exact over the whole 64-bit range it accepts.
+#pragma once
+
+#include <cstdint>
+
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#define TILESIM_HOST_DEVICE __host__ __device__
+#else
+#define TILESIM_HOST_DEVICE
+#endif
+
+// True while compiling the device side of a CUDA/HIP translation unit (no exceptions, no iostreams there).
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#define TILESIM_DEVICE_PASS 1
+#else
+#define TILESIM_DEVICE_PASS 0
+#endif
+
+namespace tilesim {
+
+using index_t = std::int64_t;
+
+// "No guarantee" / "unknown" marker for vector lengths and strides, as in CK.
+inline constexpr index_t unknown = -1;
+
+// A compile-time false that depends on T, for static_assert in discarded `if constexpr` branches.
+template <class...>
+inline constexpr bool dependent_false = false;
+
+}  // namespace tilesim

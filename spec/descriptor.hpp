@@ -1,0 +1,170 @@
+// tilesim/spec/descriptor.hpp: a tensor descriptor, i.e. an adaptor whose bottom is one memory offset.
+//
+// DEFINITION. descriptor = adaptor with one bottom dim (the element offset) + the element space size (how
+// many elements the buffer needs) + guaranteed vector (length, stride) per hidden dim. calculate_offset(top)
+// is the bottom index; nothing is bounds-checked there, exactly as in CK.
+//
+// WORKED EXAMPLE. make_naive_descriptor({4, 4}, {4, 1}) is the 4x4 row-major matrix (one embed stage):
+//   offset({2, 1}) == 9, element_space_size == 16. Tiled into 2x2 blocks (unmerge each dim into (2, 2) and
+//   reorder), a 6x6 matrix becomes shape (3, 3, 2, 2) with strides (12, 2, 6, 1) (tested in descriptor.test).
+//
+// VALIDITY. Three predicates, from weakest to strictest:
+//   is_valid(c)   CK's coordinate_has_valid_offset_assuming_top_index_is_valid: the AND of the pad predicates.
+//                 This is what tile loads and stores use.
+//   in_bounds(c)  also 0 <= top_i < length_i (CK's coordinate_has_valid_offset).
+//   in_range(c)   also every hidden index inside its stage's upper space (reports merges fed out-of-range).
+//
+// VECTORS. top_vectors() propagates the guarantees bottom to top through each transform's upper_vectors,
+// a stated guarantee winning over a computed one (CK's get_top_dimension_safe_vector_length_strides).
+#pragma once
+
+#include "spec/coordinate.hpp"
+
+namespace tilesim {
+
+template <int NTop, class... Ts>
+struct descriptor {
+  using adaptor_type = adaptor<1, NTop, Ts...>;
+  static constexpr int n_top = NTop;
+  static constexpr int n_hidden = adaptor_type::n_hidden;
+  using coordinate_type = coordinate<n_hidden, 1>;
+
+  adaptor_type graph;
+  index_t element_space_size;
+  vector_guarantees<n_hidden> guaranteed;  // stated guarantees per hidden dim; unknown = none
+
+  TILESIM_HOST_DEVICE constexpr multi_index<NTop> lengths() const { return graph.lengths(); }
+  TILESIM_HOST_DEVICE constexpr index_t element_size() const { return graph.element_size(); }
+
+  // The element offset of a top index; 4x4 row-major: calculate_offset({2, 1}) == 9.
+  TILESIM_HOST_DEVICE constexpr index_t calculate_offset(const multi_index<NTop>& top) const {
+    return graph.bottom_index(top)[0];
+  }
+
+  TILESIM_HOST_DEVICE constexpr coordinate_type make_coordinate(const multi_index<NTop>& top) const {
+    return tilesim::make_coordinate(graph, top);
+  }
+  // Moves c by a top step; returns the offset step.
+  TILESIM_HOST_DEVICE constexpr index_t move(coordinate_type& c, const multi_index<NTop>& s) const {
+    return move_coordinate(graph, c, s)[0];
+  }
+  TILESIM_HOST_DEVICE constexpr multi_index<NTop> top_index(const coordinate_type& c) const {
+    return top_index_of(graph, c);
+  }
+
+  // Pad validity only (CK's default for tile loads and stores).
+  TILESIM_HOST_DEVICE constexpr bool is_valid(const coordinate_type& c) const {
+    bool ok = true;
+    graph.for_each_stage([&](const auto& s) {
+      if constexpr (!std::remove_cvref_t<decltype(s.transform)>::always_valid)
+        ok = ok && s.transform.is_valid_upper(gather(c.hidden, s.upper_ids));
+    });
+    return ok;
+  }
+  // Pad validity and 0 <= top < lengths.
+  TILESIM_HOST_DEVICE constexpr bool in_bounds(const coordinate_type& c) const {
+    const multi_index<NTop> top = top_index(c), len = lengths();
+    for (int i = 0; i < NTop; ++i)
+      if (top[i] < 0 || top[i] >= len[i]) return false;
+    return is_valid(c);
+  }
+  // in_bounds, and every stage's upper index inside that stage's upper lengths.
+  TILESIM_HOST_DEVICE constexpr bool in_range(const coordinate_type& c) const {
+    bool ok = is_valid(c);
+    graph.for_each_stage([&](const auto& s) {
+      const auto up = gather(c.hidden, s.upper_ids);
+      const auto len = s.transform.upper_lengths();
+      for (int k = 0; k < up.size(); ++k) ok = ok && up[k] >= 0 && up[k] < len[k];
+    });
+    return ok && in_bounds(c);
+  }
+
+  // Guaranteed vectors of the top dims; naive {4, 8} with GL = 8, GS = 1: top_vectors()[1] == {8, 1}.
+  TILESIM_HOST_DEVICE constexpr vector_guarantees<NTop> top_vectors() const {
+    vector_guarantees<n_hidden> g = guaranteed;
+    graph.for_each_stage([&](const auto& s) {
+      using T = std::remove_cvref_t<decltype(s.transform)>;
+      vector_guarantees<T::n_lower> low{};
+      for (int k = 0; k < T::n_lower; ++k) low[k] = g[s.lower_ids[k]];
+      const vector_guarantees<T::n_upper> up = s.transform.upper_vectors(low);
+      for (int k = 0; k < T::n_upper; ++k)
+        if (g[s.upper_ids[k]].length == unknown) g[s.upper_ids[k]] = up[k];
+    });
+    vector_guarantees<NTop> top{};
+    for (int i = 0; i < NTop; ++i) top[i] = g[graph.top_ids[i]];
+    return top;
+  }
+
+  TILESIM_HOST_DEVICE constexpr violation check() const {
+    if (violation v = graph.check()) return v;
+    return broken_unless(element_space_size >= 1 && element_space_size <= max_extent, rule::extent_too_large,
+                         "descriptor", {"element space size", element_space_size});
+  }
+
+  // Host only: a readable dump, bottom stage first.
+  std::string cpp() const {
+    return "descriptor (element space " + std::to_string(element_space_size) + "):\n" + graph.cpp();
+  }
+};
+
+// A descriptor over an adaptor with one bottom dim; no stated vector guarantees.
+template <int NT, class... Ts>
+TILESIM_HOST_DEVICE constexpr descriptor<NT, Ts...> make_descriptor(const adaptor<1, NT, Ts...>& graph,
+                                                                   index_t element_space_size) {
+  descriptor<NT, Ts...> d{graph, element_space_size, {}};
+  require(d.check());
+  return d;
+}
+
+// Strided tensor: offset = Σ top_i * stride_i; make_naive_descriptor({4, 4}, {4, 1}) is 4x4 row-major.
+// `vector_length`/`vector_stride` state a guarantee on the last dim (CK's GuaranteedLastDimensionVector*).
+template <int N>
+TILESIM_HOST_DEVICE constexpr auto make_naive_descriptor(const multi_index<N>& lengths, const multi_index<N>& strides,
+                                                         index_t vector_length = unknown,
+                                                         index_t vector_stride = unknown) {
+  auto graph = transform_adaptor(identity_adaptor<1>(), step(make_embed(lengths, strides), {0}, iota<N>()));
+  index_t space = 1;
+  for (int i = 0; i < N; ++i) space += (lengths[i] - 1) * strides[i];
+  descriptor<N, embed<N>> d{graph, space, {}};
+  d.guaranteed[N] = {vector_length, vector_stride};
+  require(d.check());
+  return d;
+}
+
+// Packed row-major: make_naive_descriptor_packed({4, 4}) has strides (4, 1); the last dim has stride 1.
+template <int N>
+TILESIM_HOST_DEVICE constexpr auto make_naive_descriptor_packed(const multi_index<N>& lengths,
+                                                                index_t vector_length = unknown) {
+  auto graph = transform_adaptor(identity_adaptor<1>(), step(make_unmerge(lengths), {0}, iota<N>()));
+  descriptor<N, unmerge<N>> d{graph, product(lengths), {}};
+  d.guaranteed[N] = {vector_length, 1};
+  require(d.check());
+  return d;
+}
+
+// Row-major with the second-to-last stride rounded up to `alignment`: ({3, 5}, 4) has strides (8, 1).
+template <int N>
+TILESIM_HOST_DEVICE constexpr auto make_naive_descriptor_aligned(const multi_index<N>& lengths, index_t alignment) {
+  require(broken_unless(alignment >= 1, rule::alignment_not_positive, "make_naive_descriptor_aligned",
+                        {"alignment", alignment}));
+  multi_index<N> strides{};
+  strides[N - 1] = 1;
+  if constexpr (N >= 2) {
+    strides[N - 2] = round_up(lengths[N - 1], alignment);
+    for (int i = N - 3; i >= 0; --i) strides[i] = strides[i + 1] * lengths[i + 1];
+  }
+  return make_naive_descriptor(lengths, strides);
+}
+
+// Adds stages on top of a descriptor (CK's transform_tensor_descriptor); stated guarantees are kept.
+template <int NT, class... Ts, class... Us>
+TILESIM_HOST_DEVICE constexpr auto transform_descriptor(const descriptor<NT, Ts...>& d, const transform_step<Us>&... steps) {
+  auto graph = transform_adaptor(d.graph, steps...);
+  using result = descriptor<decltype(graph)::n_top, Ts..., Us...>;
+  result r{graph, d.element_space_size, {}};
+  for (int i = 0; i < descriptor<NT, Ts...>::n_hidden; ++i) r.guaranteed[i] = d.guaranteed[i];
+  require(r.check());
+  return r;
+}
+
+}  // namespace tilesim

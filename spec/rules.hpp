@@ -1,0 +1,169 @@
+// tilesim/spec/rules.hpp: every parameter rule of spec/, and how a broken one is reported.
+//
+// A transform, descriptor or named layout states its parameter rules in one `check()` function that returns
+// the first `violation` (a rule plus the named values that break it). The same check serves three callers:
+//
+//   * run time: the `make_*` factories call `require(t.check())`, which throws `tilesim::spec_error` with a
+//     message naming the transform, the rule and the values:
+//       "tilesim: xor_t: the second length L1 must be a power of two (L1 = 6)"
+//   * compile time, template parameters: `static_require<V>()` turns each rule into a `static_assert` whose
+//     message is the rule's text, e.g. fixed<xor_t{{4, 6}}> fails with
+//       "xor_t: the second length L1 must be a power of two"
+//   * compile time, constant evaluation of a `make_*` factory: the evaluation stops at a call of the
+//     non-constexpr function `compile_time_error::<rule name>()`, which the compiler names in its error.
+//
+// Rules live in the X-macro list below so that the text is written once for all three.
+#pragma once
+
+#include "spec/config.hpp"
+
+#include <stdexcept>
+#include <string>
+
+// X(rule_name, "text that names the parameter")
+#define TILESIM_RULES(X)                                                                                     \
+  X(length_not_positive, "every length must be >= 1")                                                       \
+  X(extent_too_large, "a length, a product of lengths or an element space exceeds 2^40")                    \
+  X(pad_negative, "pad: the left and right padding must be >= 0")                                           \
+  X(slice_out_of_range, "slice: the bounds must satisfy 0 <= begin < end <= length")                        \
+  X(coefficient_negative, "embed: every coefficient (stride) must be >= 0")                                 \
+  X(modulus_not_positive, "modulo: the modulus m must be >= 1")                                             \
+  X(xor_length_not_power_of_two, "xor_t: the second length L1 must be a power of two")                      \
+  X(swizzle_bits_negative, "swizzle: B and M must be >= 0")                                                 \
+  X(swizzle_shift_smaller_than_bits, "swizzle: |S| must be >= B")                                           \
+  X(swizzle_length_not_whole_blocks, "swizzle: the length must be a multiple of the block 2^(B+M+|S|)")     \
+  X(morton_length_not_power_of_two, "morton: both lengths must be powers of two")                           \
+  X(element_space_too_small, "descriptor: the element space size is smaller than the largest offset + 1")   \
+  X(alignment_not_positive, "make_naive_descriptor_aligned: the alignment must be >= 1")                    \
+  X(dim_out_of_range, "transform step: a lower dimension is not one of the old top dimensions")             \
+  X(dim_consumed_twice, "transform step: an old top dimension is consumed by two transforms")               \
+  X(dim_not_consumed, "transform step: an old top dimension is consumed by no transform")                   \
+  X(new_dim_out_of_range, "transform step: an upper dimension is not one of the new top positions")         \
+  X(new_dim_assigned_twice, "transform step: two transforms claim the same new top position")               \
+  X(ck_lds_k_pack_not_dividing, "ck_lds_xor: KPerBlock must be a multiple of KPack")                        \
+  X(ck_lds_layers_not_dividing, "ck_lds_xor: MPerBlock must be a multiple of MLdsLayer")                    \
+  X(ck_lds_banks_invalid, "ck_lds_xor: the bank count must be a power of two and the element size >= 1")
+
+namespace tilesim {
+
+enum class rule {
+  none,
+#define TILESIM_RULE_ENUM(name, text) name,
+  TILESIM_RULES(TILESIM_RULE_ENUM)
+#undef TILESIM_RULE_ENUM
+};
+
+// The rule's text: rule_text(rule::pad_negative) == "pad: the left and right padding must be >= 0".
+TILESIM_HOST_DEVICE constexpr const char* rule_text(rule r) {
+  switch (r) {
+#define TILESIM_RULE_TEXT(name, text) \
+  case rule::name:                    \
+    return text;
+    TILESIM_RULES(TILESIM_RULE_TEXT)
+#undef TILESIM_RULE_TEXT
+    case rule::none:
+      break;
+  }
+  return "no rule is broken";
+}
+
+// One value in an error message: {"L1", 6} prints as "L1 = 6".
+struct named_value {
+  const char* name = nullptr;
+  index_t value = 0;
+};
+
+// The first broken rule of an object, with the object's name and up to four values; empty when valid.
+struct violation {
+  rule what = rule::none;
+  const char* where = nullptr;
+  named_value values[4] = {};
+
+  TILESIM_HOST_DEVICE constexpr explicit operator bool() const { return what != rule::none; }
+};
+
+// violation{} when `ok`, else the rule with its values: broken_if(!is_power_of_two(l1), ...).
+TILESIM_HOST_DEVICE constexpr violation broken_unless(bool ok, rule r, const char* where, named_value a = {},
+                                                      named_value b = {}, named_value c = {},
+                                                      named_value d = {}) {
+  if (ok) return {};
+  return violation{r, where, {a, b, c, d}};
+}
+
+// What run-time factories throw; what() is the full sentence with the values.
+class spec_error : public std::invalid_argument {
+ public:
+  explicit spec_error(const violation& v) : std::invalid_argument(format(v)), broken(v.what) {}
+  rule broken;
+
+  static std::string format(const violation& v) {
+    std::string s = "tilesim: ";
+    const std::string text = rule_text(v.what);
+    if (v.where && text.rfind(std::string(v.where) + ":", 0) != 0) s += std::string(v.where) + ": ";
+    s += text;
+    bool first = true;
+    for (const named_value& nv : v.values) {
+      if (!nv.name) continue;
+      s += first ? " (" : ", ";
+      s += std::string(nv.name) + " = " + std::to_string(nv.value);
+      first = false;
+    }
+    if (!first) s += ")";
+    return s;
+  }
+};
+
+// Functions named after the rules, deliberately not constexpr: reaching one during constant evaluation
+// makes the compiler print "call to non-constexpr function compile_time_error::<rule>()".
+namespace compile_time_error {
+#define TILESIM_RULE_FN(name, text) void name();
+TILESIM_RULES(TILESIM_RULE_FN)
+#undef TILESIM_RULE_FN
+}  // namespace compile_time_error
+
+namespace detail {
+[[noreturn]] TILESIM_HOST_DEVICE inline void fail(const violation& v) {
+#if TILESIM_DEVICE_PASS
+  (void)v;
+  __builtin_trap();
+#else
+  throw spec_error(v);
+#endif
+}
+}  // namespace detail
+
+// Reports a violation: throws on the host, traps on a device, fails compilation in a constant expression.
+TILESIM_HOST_DEVICE constexpr void require(const violation& v) {
+  if (!v) return;
+  if (__builtin_is_constant_evaluated()) {
+    switch (v.what) {
+#define TILESIM_RULE_CALL(name, text) \
+  case rule::name:                    \
+    compile_time_error::name();       \
+    break;
+      TILESIM_RULES(TILESIM_RULE_CALL)
+#undef TILESIM_RULE_CALL
+      case rule::none:
+        break;
+    }
+  }
+  detail::fail(v);
+}
+
+// Compile-time check of a value given as a template argument: one static_assert per rule.
+template <auto Value>
+constexpr bool static_require() {
+  constexpr violation v = Value.check();
+#define TILESIM_RULE_ASSERT(name, text) static_assert(v.what != rule::name, text);
+  TILESIM_RULES(TILESIM_RULE_ASSERT)
+#undef TILESIM_RULE_ASSERT
+  return true;
+}
+
+// A compile-time transform, descriptor or layout parameter set, checked rule by rule with static_assert:
+// `fixed<xor_t{{4, 8}}>` is that transform as a constant; offsets computed from it fold to constants.
+template <auto Value>
+  requires(static_require<Value>())
+inline constexpr auto fixed = Value;
+
+}  // namespace tilesim
