@@ -16,7 +16,7 @@ struct multi_index {
   static_assert(N >= 0, "multi_index: the number of dimensions N must be >= 0");
   index_t v[N == 0 ? 1 : N];  // one unused slot when N == 0 keeps the type an aggregate
 
-  static constexpr int size() { return N; }
+  TILESIM_HOST_DEVICE static constexpr int size() { return N; }
   TILESIM_HOST_DEVICE constexpr index_t& operator[](int i) { return v[i]; }
   TILESIM_HOST_DEVICE constexpr const index_t& operator[](int i) const { return v[i]; }
 
