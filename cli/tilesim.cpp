@@ -1,3 +1,190 @@
-// Placeholder: replaced by the `tilesim layout` command.
-#include <cstdio>
-int main() { std::puts("tilesim"); return 0; }
+// tilesim/cli/tilesim.cpp: the `tilesim` command: subcommands, help texts, exit codes.
+//
+//   tilesim layout NAME [options]   one built-in layout as offset and bank grids (layouts.hpp, grid.hpp)
+//   tilesim examples [options]      every built-in layout with its defaults, under "== tilesim layout NAME"
+//   tilesim --help, tilesim layout --help
+//
+// Exit codes: 0 success; 2 a usage mistake or parameters that spec/ rejects (one line on stderr, starting
+// "tilesim: error: ", naming the option or rule and the values); 1 stdout could not be written, or an
+// internal error (a bug: report it).
+// Nothing a user types may crash or abort the program: every exception ends in one of these lines.
+#include <exception>
+#include <iostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cli/args.hpp"
+#include "cli/grid.hpp"
+#include "cli/layouts.hpp"
+#include "spec/rules.hpp"
+
+namespace tilesim::cli {
+namespace {
+
+constexpr std::int64_t limit = std::int64_t{1} << 20;
+
+// Options every layout (and `examples`) accepts.
+std::vector<option_spec> common_options() {
+  return {
+      {"elem-bytes", "bytes per element (ck-xor also derives MLdsLayer from it)", 2, 1, 16},
+      {"banks", "LDS banks of 4 bytes: 32 on gfx9 (incl. gfx942) and NVIDIA, 64 on gfx950 (ck-xor uses it too)", 32, 1,
+       1024},
+      {"show", "which grids to print", 0, 0, 0, {"offsets", "banks", "both"}, "both"},
+      {"group", "columns per group in the column-read conflict summary; 0: 16 bytes' worth of elements", 0, 0, limit},
+      {"max-rows", "rows printed per grid, 0: all (summaries always cover the whole tile)", 32, 0, limit},
+      {"max-cols", "columns printed per grid, 0: all", 64, 0, limit},
+  };
+}
+
+std::vector<option_spec> with_common(std::vector<option_spec> own) {
+  for (option_spec& s : common_options()) own.push_back(std::move(s));
+  return own;
+}
+
+view_options view_from(const options& o) {
+  view_options v;
+  const std::string& show = o.word("show");
+  v.show_offsets = show != "banks";
+  v.show_banks = show != "offsets";
+  v.max_rows = o.integer("max-rows");
+  v.max_cols = o.integer("max-cols");
+  v.group = o.integer("group");
+  v.banks = {o.integer("elem-bytes"), o.integer("banks")};
+  return v;
+}
+
+const char* const exit_codes =
+    "exit codes:\n"
+    "  0  success\n"
+    "  1  the output could not be written, or an internal error (a bug in tilesim; please report it)\n"
+    "  2  bad command line (unknown command, layout or option; missing, non-integer or out-of-range value;\n"
+    "     a grid over 2^20 cells) or parameters spec/ rejects (the message names the rule and the values);\n"
+    "     one line on stderr starting \"tilesim: error: \"\n";
+
+void print_help(std::ostream& out) {
+  out << "tilesim: print tilesim's built-in 2-D LDS layouts (spec/layouts) as grids of element offsets and banks.\n"
+         "\n"
+         "usage:\n"
+         "  tilesim layout NAME [options]    print one layout; NAME is one of: "
+      << layout_names()
+      << "\n"
+         "  tilesim examples [options]       print every layout with its default parameters (the common options\n"
+         "                                   below apply to all of them)\n"
+         "  tilesim --help                   this text\n"
+         "  tilesim layout --help            layouts, their options and defaults, the bank model\n"
+         "\n"
+      << exit_codes;
+}
+
+void print_layout_help(std::ostream& out) {
+  out << "usage: tilesim layout NAME [--option VALUE | --option=VALUE]...\n"
+         "\n"
+         "Prints the layout's header (what it is, its parameters, element space, whether offsets are a bijection\n"
+         "onto [0, element space)), its grid of element offsets (rows down, columns across), its grid of LDS\n"
+         "banks and a column-read conflict summary.\n"
+         "\n"
+         "layouts and their options:\n";
+  for (const layout_entry& e : layouts()) {
+    out << "  " << e.name << ": " << e.summary << '\n';
+    for (const option_spec& s : e.params) out << "      " << s.synopsis() << "  " << s.help << '\n';
+  }
+  out << "\ncommon options (every layout, and `tilesim examples`):\n";
+  for (const option_spec& s : common_options()) out << "      " << s.synopsis() << "  " << s.help << '\n';
+  out << "\n"
+         "bank grid: bank = (offset * elem_bytes / 4) mod banks, the bank of the element's first byte (banks are\n"
+         "  4 bytes wide; elements under 4 bytes share a word, wider ones span several banks).\n"
+         "column-read conflicts: per group of --group columns, suppose all rows read the group at once;\n"
+         "  N = the most distinct 4-byte words that land in one bank (repeats of a word are broadcasts),\n"
+         "  ideal = ceil(distinct words / banks); N == ideal is conflict-free. A layout property only: no wave\n"
+         "  size, lane mapping or hardware phase split is modelled.\n"
+         "grids larger than 2^20 cells are refused.\n"
+         "\n"
+      << exit_codes;
+}
+
+bool wants_help(const std::vector<std::string>& args) {
+  for (const std::string& a : args)
+    if (a == "--help" || a == "-h") return true;
+  return false;
+}
+
+int run_layout(const std::vector<std::string>& args) {
+  if (wants_help(args)) {
+    print_layout_help(std::cout);
+    return 0;
+  }
+  if (args.empty() || args[0].rfind("-", 0) == 0)
+    throw usage_error("layout needs a NAME before its options (one of: " + layout_names() + ")");
+  const layout_entry* e = find_layout(args[0]);
+  if (!e) throw usage_error("unknown layout '" + args[0] + "' (known: " + layout_names() + ")");
+  const std::vector<std::string> rest(args.begin() + 1, args.end());
+  const options o = parse_options(rest, with_common(e->params), "layout " + e->name);
+  print_layout(std::cout, e->build(o), view_from(o));
+  return 0;
+}
+
+int run_examples(const std::vector<std::string>& args) {
+  if (wants_help(args)) {
+    print_help(std::cout);
+    return 0;
+  }
+  (void)parse_options(args, common_options(), "examples");  // layout-specific options are refused here
+  // Each layout's own defaults plus the common options as given; all are built before anything is printed,
+  // so a rejected combination (e.g. --banks 48 for ck-xor) leaves stdout empty.
+  std::vector<std::pair<layout_grid, view_options>> built;
+  for (const layout_entry& e : layouts()) {
+    const options o = parse_options(args, with_common(e.params), "layout " + e.name);
+    built.emplace_back(e.build(o), view_from(o));
+  }
+  for (std::size_t i = 0; i < built.size(); ++i) {
+    std::cout << (i ? "\n" : "") << "== tilesim layout " << built[i].first.name << "\n\n";
+    print_layout(std::cout, built[i].first, built[i].second);
+  }
+  return 0;
+}
+
+int run(const std::vector<std::string>& args) {
+  if (args.empty()) throw usage_error("no command given (commands: layout, examples; see tilesim --help)");
+  const std::string& cmd = args[0];
+  const std::vector<std::string> rest(args.begin() + 1, args.end());
+  if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+    print_help(std::cout);
+    return 0;
+  }
+  if (cmd == "layout") return run_layout(rest);
+  if (cmd == "examples") return run_examples(rest);
+  throw usage_error("unknown command '" + cmd + "' (commands: layout, examples; see tilesim --help)");
+}
+
+// spec_error::what() reads "tilesim: <rule text> (values)"; the cli prefix replaces its "tilesim: ".
+std::string without_prefix(const std::string& s) {
+  const std::string prefix = "tilesim: ";
+  return s.rfind(prefix, 0) == 0 ? s.substr(prefix.size()) : s;
+}
+
+}  // namespace
+}  // namespace tilesim::cli
+
+int main(int argc, char** argv) {
+  using namespace tilesim::cli;
+  try {
+    const int rc = run(std::vector<std::string>(argv + 1, argv + argc));
+    if (!std::cout.flush()) {
+      std::cerr << "tilesim: error: writing the output failed\n";
+      return 1;
+    }
+    return rc;
+  } catch (const usage_error& e) {
+    std::cerr << "tilesim: error: " << e.what() << '\n';
+  } catch (const tilesim::spec_error& e) {
+    std::cerr << "tilesim: error: spec/ rejects the parameters: " << without_prefix(e.what()) << '\n';
+  } catch (const std::exception& e) {
+    std::cerr << "tilesim: internal error: " << e.what() << '\n';
+    return 1;
+  } catch (...) {
+    std::cerr << "tilesim: internal error: unknown exception\n";
+    return 1;
+  }
+  return 2;
+}

@@ -69,12 +69,12 @@ struct adaptor {
   multi_index<NTop> top_ids;
 
   // The bottom index for a top index: {2, 1} -> {11} in the example above.
-  TILESIM_HOST_DEVICE constexpr multi_index<NBottom> bottom_index(const multi_index<NTop>& top) const {
+  TILESIM_HOST_DEVICE TILESIM_INLINE constexpr multi_index<NBottom> bottom_index(const multi_index<NTop>& top) const {
     return subrange<0, NBottom>(hidden_index(top));
   }
 
   // Every hidden value for a top index (what a coordinate stores).
-  TILESIM_HOST_DEVICE constexpr multi_index<n_hidden> hidden_index(const multi_index<NTop>& top) const {
+  TILESIM_HOST_DEVICE TILESIM_INLINE constexpr multi_index<n_hidden> hidden_index(const multi_index<NTop>& top) const {
     multi_index<n_hidden> h{};
     scatter(h, top_ids, top);
     evaluate_down(h, std::make_index_sequence<n_stages>{});
@@ -131,11 +131,12 @@ struct adaptor {
 
  private:
   template <std::size_t... I>
-  TILESIM_HOST_DEVICE constexpr void evaluate_down(multi_index<n_hidden>& h, std::index_sequence<I...>) const {
+  TILESIM_HOST_DEVICE TILESIM_INLINE constexpr void evaluate_down(multi_index<n_hidden>& h,
+                                                                  std::index_sequence<I...>) const {
     (lower_one<n_stages - 1 - I>(h), ...);  // the comma fold runs the stages last to first
   }
   template <std::size_t K>
-  TILESIM_HOST_DEVICE constexpr void lower_one(multi_index<n_hidden>& h) const {
+  TILESIM_HOST_DEVICE TILESIM_INLINE constexpr void lower_one(multi_index<n_hidden>& h) const {
     const auto& s = get<K>(stages);
     scatter(h, s.lower_ids, s.transform.lower_index(gather(h, s.upper_ids)));
   }

@@ -31,7 +31,8 @@ struct coordinate {
 
 // make_coordinate(a, top): the full evaluation of `top`, every hidden value kept.
 template <int NB, int NT, class... Ts>
-TILESIM_HOST_DEVICE constexpr auto make_coordinate(const adaptor<NB, NT, Ts...>& a, const multi_index<NT>& top) {
+TILESIM_HOST_DEVICE TILESIM_INLINE constexpr auto make_coordinate(const adaptor<NB, NT, Ts...>& a,
+                                                                  const multi_index<NT>& top) {
   return coordinate<adaptor<NB, NT, Ts...>::n_hidden, NB>{a.hidden_index(top)};
 }
 
@@ -43,8 +44,9 @@ TILESIM_HOST_DEVICE constexpr multi_index<NT> top_index_of(const adaptor<NB, NT,
 
 // Moves `c` by the top step `s`, updating only the stages whose upper dims changed; returns the bottom step.
 template <int NB, int NT, class... Ts, int NH>
-TILESIM_HOST_DEVICE constexpr multi_index<NB> move_coordinate(const adaptor<NB, NT, Ts...>& a, coordinate<NH, NB>& c,
-                                                              const multi_index<NT>& s) {
+TILESIM_HOST_DEVICE TILESIM_INLINE constexpr multi_index<NB> move_coordinate(const adaptor<NB, NT, Ts...>& a,
+                                                                             coordinate<NH, NB>& c,
+                                                                             const multi_index<NT>& s) {
   static_assert(NH == adaptor<NB, NT, Ts...>::n_hidden, "move_coordinate: the coordinate belongs to another adaptor");
   multi_index<NH> diff{};
   bool changed[NH] = {};
@@ -54,9 +56,9 @@ TILESIM_HOST_DEVICE constexpr multi_index<NB> move_coordinate(const adaptor<NB, 
     changed[id] = s[i] != 0;
     c.hidden[id] += s[i];
   }
-  [&]<std::size_t... I>(std::index_sequence<I...>) {
+  [&]<std::size_t... I>(std::index_sequence<I...>) TILESIM_INLINE {
     (
-        [&](const auto& st) {
+        [&](const auto& st) TILESIM_INLINE {
           bool runs = false;
           for (int k = 0; k < st.upper_ids.size(); ++k) runs = runs || changed[st.upper_ids[k]];
           if (!runs) return;

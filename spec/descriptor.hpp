@@ -37,15 +37,15 @@ struct descriptor {
   TILESIM_HOST_DEVICE constexpr index_t element_size() const { return graph.element_size(); }
 
   // The element offset of a top index; 4x4 row-major: calculate_offset({2, 1}) == 9.
-  TILESIM_HOST_DEVICE constexpr index_t calculate_offset(const multi_index<NTop>& top) const {
+  TILESIM_HOST_DEVICE TILESIM_INLINE constexpr index_t calculate_offset(const multi_index<NTop>& top) const {
     return graph.bottom_index(top)[0];
   }
 
-  TILESIM_HOST_DEVICE constexpr coordinate_type make_coordinate(const multi_index<NTop>& top) const {
+  TILESIM_HOST_DEVICE TILESIM_INLINE constexpr coordinate_type make_coordinate(const multi_index<NTop>& top) const {
     return tilesim::make_coordinate(graph, top);
   }
   // Moves c by a top step; returns the offset step.
-  TILESIM_HOST_DEVICE constexpr index_t move(coordinate_type& c, const multi_index<NTop>& s) const {
+  TILESIM_HOST_DEVICE TILESIM_INLINE constexpr index_t move(coordinate_type& c, const multi_index<NTop>& s) const {
     return move_coordinate(graph, c, s)[0];
   }
   TILESIM_HOST_DEVICE constexpr multi_index<NTop> top_index(const coordinate_type& c) const {
@@ -97,8 +97,11 @@ struct descriptor {
 
   TILESIM_HOST_DEVICE constexpr violation check() const {
     if (violation v = graph.check()) return v;
-    return broken_unless(element_space_size >= 1 && element_space_size <= max_extent, rule::extent_too_large,
-                         "descriptor", {"element space size", element_space_size});
+    if (violation v = broken_unless(element_space_size >= 1, rule::length_not_positive, "descriptor",
+                                    {"element space size", element_space_size}))
+      return v;
+    return broken_unless(element_space_size <= max_extent, rule::extent_too_large, "descriptor",
+                         {"element space size", element_space_size});
   }
 
   // Host only: a readable dump, bottom stage first.

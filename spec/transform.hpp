@@ -127,8 +127,13 @@ TILESIM_HOST_DEVICE constexpr violation check_lengths(const char* where, const m
   for (int i = 0; i < N; ++i) {
     if (lengths[i] < 1) return broken_unless(false, rule::length_not_positive, where, {"dim", i}, {"length", lengths[i]});
     if (lengths[i] > max_extent) return broken_unless(false, rule::extent_too_large, where, {"dim", i}, {"length", lengths[i]});
+    if (lengths[i] > max_extent / p) {  // p * lengths[i] > 2^40, tested without the product: it may pass 2^63
+      if (lengths[i] > INT64_MAX / p)
+        return broken_unless(false, rule::extent_too_large, where, {"product up to dim", i}, {"product before it", p},
+                             {"length", lengths[i]});
+      return broken_unless(false, rule::extent_too_large, where, {"product up to dim", i}, {"product", p * lengths[i]});
+    }
     p *= lengths[i];
-    if (p > max_extent) return broken_unless(false, rule::extent_too_large, where, {"product up to dim", i}, {"product", p});
   }
   return {};
 }

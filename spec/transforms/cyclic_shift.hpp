@@ -4,7 +4,8 @@
 // inverse_cyclic_shift(L0, L1): (u0, u1) -> (u0, (u1 - u0) mod L1)
 // Example, cyclic_shift(4, 4), stored column of (row r, column c):
 //     r=0: 0 1 2 3    r=1: 1 2 3 0    r=2: 2 3 0 1    r=3: 3 0 1 2
-// Invariants: both are bijections of [0, L0) x [0, L1) for any L1, and each undoes the other.
+// Invariants: both are bijections of [0, L0) x [0, L1) for any L1, and each undoes the other; upper_index
+// finds a preimage exactly when 0 <= l1 < L1.
 // Vectors: none (the rotation moves alignment).
 #pragma once
 
@@ -30,7 +31,8 @@ struct rotation {
   }
   TILESIM_HOST_DEVICE constexpr bool is_valid_upper(const multi_index<2>&) const { return true; }
   TILESIM_HOST_DEVICE constexpr inverse_result<2> upper_index(const multi_index<2>& low) const {
-    return {{low[0], floor_mod(low[1] - Sign * low[0], lengths[1])}, true};
+    // lower_index only yields l1 in [0, L1): any other l1 has no preimage.
+    return {{low[0], floor_mod(low[1] - Sign * low[0], lengths[1])}, low[1] >= 0 && low[1] < lengths[1]};
   }
   TILESIM_HOST_DEVICE constexpr vector_guarantees<2> upper_vectors(const vector_guarantees<2>&) const { return {}; }
   TILESIM_HOST_DEVICE constexpr violation check() const {

@@ -5,8 +5,10 @@
 // (two sliding indices, im2col) both (0, 1) and (1, 0) map to 1: embed is injective only when the
 // coefficients do not alias.
 //
-// Inverse: the greedy mixed-radix decode (largest coefficient first) followed by a re-encode; when that does
-// not reproduce `low`, no preimage is reported. For non-aliasing coefficients this is the exact inverse.
+// Inverse: a depth-first search for u in the box with Σ u_i * c_i == low, dims by decreasing coefficient, each
+// digit tried from its largest feasible value down; .found is false exactly when no u in the box maps to low.
+// For a mixed radix (every strided tensor) each dim has one feasible digit, so this is the greedy decode;
+// injective but overlapping coefficients, (3, 2) : (2, 3), need the search; aliasing ones give one preimage.
 // Vectors: no guarantee (as in CK; naive descriptors state their guarantee explicitly instead).
 #pragma once
 
@@ -37,21 +39,47 @@ struct embed {
   TILESIM_HOST_DEVICE constexpr bool is_valid_upper(const multi_index<N>&) const { return true; }
   TILESIM_HOST_DEVICE constexpr inverse_result<N> upper_index(multi_index<1> low) const {
     multi_index<N> up{};
-    bool used[N == 0 ? 1 : N] = {};
-    index_t rest = low[0];
-    for (int k = 0; k < N; ++k) {  // the unused dim with the largest coefficient goes next
-      int best = -1;
-      for (int i = 0; i < N; ++i)
-        if (!used[i] && (best < 0 || coefficients[i] > coefficients[best])) best = i;
-      used[best] = true;
-      if (coefficients[best] == 0) continue;
-      index_t q = floor_div(rest, coefficients[best]);
-      if (q < 0) q = 0;
-      if (q > lengths[best] - 1) q = lengths[best] - 1;
-      up[best] = q;
-      rest -= q * coefficients[best];
+    if constexpr (N == 0) {
+      return {up, low[0] == 0};
+    } else {
+      int order[N] = {};  // dims by decreasing coefficient (an insertion sort; ties keep dim order)
+      for (int i = 0; i < N; ++i) {
+        order[i] = i;
+        for (int j = i; j > 0 && coefficients[order[j]] > coefficients[order[j - 1]]; --j) {
+          const int t = order[j];
+          order[j] = order[j - 1];
+          order[j - 1] = t;
+        }
+      }
+      index_t reach[N + 1] = {};  // the most that the dims from position k on add
+      for (int k = N - 1; k >= 0; --k) reach[k] = reach[k + 1] + coefficients[order[k]] * (lengths[order[k]] - 1);
+      index_t rest[N + 1] = {}, lowest[N] = {}, next[N] = {};
+      auto feasible_digits = [&](int k) {  // [lowest[k], next[k]]: the digits that leave a reachable rest
+        const index_t c = coefficients[order[k]];
+        if (c == 0) {
+          lowest[k] = next[k] = 0;
+          return;
+        }
+        const index_t lo = -floor_div(reach[k + 1] - rest[k], c), hi = floor_div(rest[k], c);
+        lowest[k] = lo > 0 ? lo : 0;
+        next[k] = hi < lengths[order[k]] - 1 ? hi : lengths[order[k]] - 1;
+      };
+      rest[0] = low[0];
+      feasible_digits(0);
+      for (int k = 0; k >= 0;) {
+        if (k == N) {
+          if (rest[N] == 0) return {up, true};
+          --k;
+        } else if (next[k] < lowest[k]) {
+          --k;  // no digit left here: back to the previous dim
+        } else {
+          up[order[k]] = next[k]--;
+          rest[k + 1] = rest[k] - up[order[k]] * coefficients[order[k]];
+          if (++k < N) feasible_digits(k);
+        }
+      }
+      return {up, false};
     }
-    return {up, rest == 0};
   }
   TILESIM_HOST_DEVICE constexpr vector_guarantees<N> upper_vectors(vector_guarantees<1>) const { return {}; }
   TILESIM_HOST_DEVICE constexpr violation check() const {

@@ -11,8 +11,8 @@
 //
 // The same table is unmerge(2,2,2,2) on (r1, c1, r0, c0) after merge(2,2) on each of row and col (a test
 // builds both). Invariants: a bijection of [0, R) x [0, C) onto [0, R*C); upper_index de-interleaves.
-// Vectors: consecutive columns are adjacent only in pairs, so col keeps gcd(V, 2) (or V when R == 1);
-// row keeps V only when C == 1.
+// Vectors: consecutive columns are adjacent only in pairs, so col keeps gcd(V, 2) (V when R == 1, 1 when
+// C == 1 and R > 1: past the single column lies the next row pair); row keeps V only when C == 1.
 #pragma once
 
 #include "spec/transform.hpp"
@@ -62,7 +62,7 @@ struct morton {
   }
   TILESIM_HOST_DEVICE constexpr vector_guarantees<2> upper_vectors(vector_guarantees<1> low) const {
     vector_guarantees<2> up{};
-    up[1] = lengths[0] == 1 ? low[0] : limit_vector(low[0], 2);
+    up[1] = lengths[0] == 1 ? low[0] : limit_vector(low[0], lengths[1] == 1 ? 1 : 2);  // column 1 of C = 1 is far
     if (lengths[1] == 1) up[0] = low[0];
     return up;
   }

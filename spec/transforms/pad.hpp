@@ -42,6 +42,9 @@ struct pad {
     if (violation v = check_lengths("pad", multi_index<1>{length})) return v;
     if (violation v = broken_unless(left >= 0 && right >= 0, rule::pad_negative, "pad", {"left", left}, {"right", right}))
       return v;
+    if (violation v = broken_unless(left <= max_extent && right <= max_extent, rule::extent_too_large, "pad",
+                                    {"left", left}, {"right", right}))
+      return v;  // keeps the sum far below 2^63
     return check_lengths("pad", multi_index<1>{left + length + right});
   }
   std::string cpp() const {

@@ -59,11 +59,11 @@ struct swizzle {
   TILESIM_HOST_DEVICE constexpr violation check() const {
     if (violation v = broken_unless(bits >= 0 && base >= 0, rule::swizzle_bits_negative, "swizzle", {"B", bits}, {"M", base}))
       return v;
-    const int abs_shift = shift < 0 ? -shift : shift;
+    const index_t abs_shift = shift < 0 ? -index_t{shift} : index_t{shift};  // 64-bit: no overflow at INT_MIN
     if (violation v = broken_unless(abs_shift >= bits, rule::swizzle_shift_smaller_than_bits, "swizzle", {"B", bits},
                                     {"S", shift}))
       return v;
-    if (violation v = broken_unless(bits + base + abs_shift <= 40, rule::extent_too_large, "swizzle", {"B", bits},
+    if (violation v = broken_unless(index_t{bits} + base + abs_shift <= 40, rule::extent_too_large, "swizzle", {"B", bits},
                                     {"M", base}, {"S", shift}))
       return v;
     if (violation v = check_lengths("swizzle", multi_index<1>{length})) return v;

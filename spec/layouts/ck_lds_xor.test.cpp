@@ -1,0 +1,162 @@
+// Laws of layouts/ck_lds_xor.hpp: CK Tile's XOR-preshuffled LDS layout for a K-major GEMM operand.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "spec/spec.hpp"
+
+using namespace tilesim;
+
+namespace {
+// The rule and message of the spec_error that f throws; {rule::none, ""} when it throws none.
+template <class F>
+std::pair<rule, std::string> error_of(F&& f) {
+  try {
+    f();
+  } catch (const spec_error& e) {
+    return {e.broken, e.what()};
+  }
+  return {rule::none, ""};
+}
+}  // namespace
+
+namespace {
+// The essay's closed form: ((l*K0 + k0) XOR (m' mod (K0*L))) * KPack + m' * (KPerBlock*L) + kp.
+constexpr index_t closed_form(const ck_lds_xor_params& p, index_t m, index_t k) {
+  const index_t L = p.layers(), K0 = p.k0(), KP = p.k_pack;
+  const index_t mp = m / L, l = m % L, k0 = k / KP, kp = k % KP;
+  return ((l * K0 + k0) ^ (mp % (K0 * L))) * KP + mp * (p.k_per_block * L) + kp;
+}
+
+// The offsets of rows m = 0..3 at k = 0, 8, 16, 24 from the acceptance example.
+constexpr index_t example[4][4] = {{0, 8, 16, 24}, {32, 40, 48, 56}, {72, 64, 88, 80}, {104, 96, 120, 112}};
+
+// True when d reproduces the example table (usable in a constant expression).
+template <class D>
+constexpr bool matches_example(const D& d) {
+  for (index_t m = 0; m < 4; ++m)
+    for (index_t j = 0; j < 4; ++j)
+      if (d.calculate_offset({m, 8 * j}) != example[m][j]) return false;
+  return true;
+}
+}  // namespace
+
+TEST_CASE("CK LDS XOR, fp16 MPerBlock=128 KPerBlock=32 KPack=8: MLdsLayer = 2 and K0 = 4") {
+  constexpr ck_lds_xor_params p{128, 32, 8};
+  static_assert(p.layers() == 2);
+  static_assert(p.k0() == 4);
+  CHECK(p.layers() == 2);
+  CHECK(p.k0() == 4);
+}
+
+TEST_CASE("CK LDS XOR 128x32x8: m=0..3 at k=0,8,16,24 give 0 8 16 24 / 32 40 48 56 / 72 64 88 80 / 104 96 120 112") {
+  const auto d = make_ck_lds_xor_descriptor({128, 32, 8});
+  CHECK(d.lengths() == multi_index<2>{128, 32});
+  CHECK(d.element_space_size == 4096);
+  for (index_t m = 0; m < 4; ++m)
+    for (index_t j = 0; j < 4; ++j) {
+      CAPTURE(m);
+      CAPTURE(j);
+      CHECK(d.calculate_offset({m, 8 * j}) == example[m][j]);
+    }
+}
+
+TEST_CASE("the compile-time ck_lds_xor_descriptor<{128, 32, 8}> folds the same offsets in static_assert") {
+  constexpr const auto& d = ck_lds_xor_descriptor<ck_lds_xor_params{128, 32, 8}>;
+  static_assert(d.calculate_offset({2, 0}) == 72);
+  static_assert(d.calculate_offset({3, 24}) == 112);
+  static_assert(d.calculate_offset({127, 31}) == closed_form(ck_lds_xor_params{128, 32, 8}, 127, 31));
+  static_assert(matches_example(d));
+  CHECK(matches_example(d));
+}
+
+TEST_CASE("CK LDS XOR 128x32x8 is a bijection of the tile onto [0, 4096)") {
+  const auto d = make_ck_lds_xor_descriptor({128, 32, 8});
+  std::vector<int> hits(4096, 0);
+  for (index_t m = 0; m < 128; ++m)
+    for (index_t k = 0; k < 32; ++k) {
+      const index_t o = d.calculate_offset({m, k});
+      REQUIRE(o >= 0);
+      REQUIRE(o < 4096);
+      ++hits[o];
+    }
+  CHECK(std::count(hits.begin(), hits.end(), 1) == 4096);
+}
+
+TEST_CASE("CK LDS XOR 128x32x8 agrees with the essay's closed form at every (m, k), and inverts") {
+  const ck_lds_xor_params p{128, 32, 8};
+  const auto d = make_ck_lds_xor_descriptor(p);
+  int mismatches = 0, not_inverted = 0;
+  for (index_t m = 0; m < 128; ++m)
+    for (index_t k = 0; k < 32; ++k) {
+      const index_t o = d.calculate_offset({m, k});
+      mismatches += o != closed_form(p, m, k);
+      const auto back = d.graph.top_index({o});
+      not_inverted += !(back.found && back.index == multi_index<2>{m, k});
+    }
+  CHECK(mismatches == 0);
+  CHECK(not_inverted == 0);
+}
+
+TEST_CASE("CK LDS XOR keeps a guaranteed vector of KPack elements with stride 1 on k and none on m") {
+  const auto v = make_ck_lds_xor_descriptor({128, 32, 8}).top_vectors();
+  CHECK(v[1] == vector_guarantee{8, 1});
+  CHECK(v[0] == vector_guarantee{unknown, unknown});
+  CHECK(make_ck_lds_xor_descriptor({64, 64, 4}).top_vectors()[1] == vector_guarantee{4, 1});
+}
+
+TEST_CASE("CK LDS XOR on gfx950 (64 banks): MLdsLayer = 4, a bijection that matches the closed form") {
+  const ck_lds_xor_params p{.m_per_block = 128, .k_per_block = 32, .k_pack = 8, .banks = 64};
+  CHECK(p.layers() == 4);
+  const auto d = make_ck_lds_xor_descriptor(p);
+  std::vector<int> hits(4096, 0);
+  int mismatches = 0;
+  for (index_t m = 0; m < 128; ++m)
+    for (index_t k = 0; k < 32; ++k) {
+      const index_t o = d.calculate_offset({m, k});
+      REQUIRE(o >= 0);
+      REQUIRE(o < 4096);
+      ++hits[o];
+      mismatches += o != closed_form(p, m, k);
+    }
+  CHECK(mismatches == 0);
+  CHECK(std::count(hits.begin(), hits.end(), 1) == 4096);
+}
+
+TEST_CASE("CK LDS XOR derives MLdsLayer = max(1, 128 / KPerBlock / bytes) unless it is given") {
+  CHECK(ck_lds_xor_params{128, 64, 8}.layers() == 1);
+  CHECK(ck_lds_xor_params{128, 16, 8}.layers() == 4);
+  CHECK(ck_lds_xor_params{128, 32, 8, 4}.layers() == 1);
+  CHECK(ck_lds_xor_params{128, 32, 8, 2, 1}.layers() == 1);
+  const auto flat = make_ck_lds_xor_descriptor({128, 32, 8, 2, 1});  // one tile row per LDS row: key m mod 4
+  CHECK(flat.calculate_offset({1, 0}) == 32 + 8);
+  CHECK(flat.calculate_offset({3, 8}) == 96 + 16);
+}
+
+TEST_CASE("CK LDS XOR rejects KPerBlock 30 with KPack 8, naming both") {
+  const auto [broken, message] = error_of([] { (void)make_ck_lds_xor_descriptor({128, 30, 8}); });
+  CHECK(broken == rule::ck_lds_k_pack_not_dividing);
+  CHECK(message == "tilesim: ck_lds_xor: KPerBlock must be a multiple of KPack (KPerBlock = 30, KPack = 8)");
+}
+
+TEST_CASE("CK LDS XOR rejects K0*MLdsLayer = 6 (KPerBlock 48) because the xor would leave its range") {
+  const auto [broken, message] = error_of([] { (void)make_ck_lds_xor_descriptor({128, 48, 8}); });
+  CHECK(broken == rule::xor_length_not_power_of_two);
+  CHECK(message == "tilesim: ck_lds_xor: xor_t: the second length L1 must be a power of two (K0*MLdsLayer = 6)");
+}
+
+TEST_CASE("CK LDS XOR rejects MPerBlock 127 (MLdsLayer 2) and a bank count of 48") {
+  const auto odd_m = error_of([] { (void)make_ck_lds_xor_descriptor({127, 32, 8}); });
+  CHECK(odd_m.first == rule::ck_lds_layers_not_dividing);
+  CHECK(odd_m.second ==
+        "tilesim: ck_lds_xor: MPerBlock must be a multiple of MLdsLayer (MPerBlock = 127, MLdsLayer = 2)");
+  const ck_lds_xor_params banks48{.m_per_block = 128, .k_per_block = 32, .k_pack = 8, .banks = 48};
+  const auto bad_banks = error_of([&] { (void)make_ck_lds_xor_descriptor(banks48); });
+  CHECK(bad_banks.first == rule::ck_lds_banks_invalid);
+  CHECK(bad_banks.second ==
+        "tilesim: ck_lds_xor: the bank count must be a power of two and the element size >= 1 "
+        "(banks = 48, element_bytes = 2, MLdsLayer = 0)");
+}

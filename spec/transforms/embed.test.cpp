@@ -1,0 +1,110 @@
+// Laws of transforms/embed.hpp: an affine map from N upper dims to one lower dim.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <utility>
+
+#include "spec/spec.hpp"
+
+using namespace tilesim;
+
+namespace {
+// The rule and message of the spec_error that f throws; {rule::none, ""} when it throws none.
+template <class F>
+std::pair<rule, std::string> error_of(F&& f) {
+  try {
+    f();
+  } catch (const spec_error& e) {
+    return {e.broken, e.what()};
+  }
+  return {rule::none, ""};
+}
+}  // namespace
+
+TEST_CASE("embed({2, 3}, {3, 1}) maps (i, j) to 3i + j: (1, 2) -> 5") {
+  constexpr embed<2> t = make_embed({2, 3}, {3, 1});
+  static_assert(t.lower_index({1, 2}) == multi_index<1>{5});
+  CHECK(t.upper_lengths() == multi_index<2>{2, 3});
+  for (index_t i = 0; i < 2; ++i)
+    for (index_t j = 0; j < 3; ++j) CHECK(t.lower_index({i, j}) == multi_index<1>{3 * i + j});
+}
+
+TEST_CASE("embed with aliasing coefficients (1, 1) maps both (0, 1) and (1, 0) to 1") {
+  const embed<2> t = make_embed({2, 3}, {1, 1});
+  CHECK(t.lower_index({0, 1}) == multi_index<1>{1});
+  CHECK(t.lower_index({1, 0}) == multi_index<1>{1});
+  CHECK(t.lower_index({1, 2}) == multi_index<1>{3});
+}
+
+TEST_CASE("embed moves add the dotted step: update_lower_index agrees with lower_index") {
+  const embed<3> t = make_embed({3, 4, 5}, {20, 5, 1});
+  for (index_t a = 0; a < 3; ++a)
+    for (index_t b = 0; b < 4; ++b) {
+      const multi_index<3> up{a, b, 2}, d{1, -2, 3};
+      multi_index<1> low = t.lower_index(up);
+      CHECK(t.update_lower_index(d, up + d, low) == multi_index<1>{20 - 10 + 3});
+      CHECK(low == t.lower_index(up + d));
+    }
+}
+
+TEST_CASE("embed without aliasing inverts exactly: upper_index(lower_index(u)) == u on the whole box") {
+  const embed<2> t = make_embed({2, 3}, {3, 1});
+  for (index_t i = 0; i < 2; ++i)
+    for (index_t j = 0; j < 3; ++j) {
+      const auto r = t.upper_index(t.lower_index({i, j}));
+      CHECK(r.found);
+      CHECK(r.index == multi_index<2>{i, j});
+    }
+}
+
+TEST_CASE("embed({3, 2}, {2, 3}), injective but not a mixed radix, inverts exactly: 4 -> (2, 0), 3 -> (0, 1)") {
+  const embed<2> t = make_embed({3, 2}, {2, 3});
+  for (index_t a = 0; a < 3; ++a)
+    for (index_t b = 0; b < 2; ++b) {
+      const auto r = t.upper_index(t.lower_index({a, b}));
+      CHECK(r.found);
+      CHECK(r.index == multi_index<2>{a, b});
+    }
+  CHECK(t.upper_index({4}).index == multi_index<2>{2, 0});
+  CHECK_FALSE(t.upper_index({1}).found);
+  CHECK_FALSE(t.upper_index({6}).found);
+}
+
+TEST_CASE("embed({2, 2}, {4, 1}) has no preimage for the gap offsets 2, 3 and 6 nor for -1") {
+  const embed<2> t = make_embed({2, 2}, {4, 1});
+  for (index_t low : {2, 3, 6, 7, -1}) CHECK_FALSE(t.upper_index({low}).found);
+  CHECK(t.upper_index({5}).index == multi_index<2>{1, 1});
+  CHECK(t.upper_index({5}).found);
+}
+
+TEST_CASE("embed with aliasing coefficients reports one preimage that maps back: 1 -> (1, 0)") {
+  const embed<2> t = make_embed({2, 3}, {1, 1});
+  const auto r = t.upper_index({1});
+  CHECK(r.found);
+  CHECK(r.index == multi_index<2>{1, 0});
+  CHECK(t.lower_index(r.index) == multi_index<1>{1});
+}
+
+TEST_CASE("embed with a zero coefficient leaves that dim at 0 in the inverse: ({3, 4}, {0, 1}) 2 -> (0, 2)") {
+  const embed<2> t = make_embed({3, 4}, {0, 1});
+  CHECK(t.upper_index({2}).found);
+  CHECK(t.upper_index({2}).index == multi_index<2>{0, 2});
+}
+
+TEST_CASE("embed states no vector guarantee, not even from a guaranteed lower vector") {
+  const embed<2> t = make_embed({4, 8}, {8, 1});
+  const auto up = t.upper_vectors({{{8, 1}}});
+  CHECK(up[0] == vector_guarantee{unknown, unknown});
+  CHECK(up[1] == vector_guarantee{unknown, unknown});
+}
+
+TEST_CASE("embed prints as make_embed({2, 3}, {3, 1})") {
+  CHECK(make_embed({2, 3}, {3, 1}).cpp() == "make_embed({2, 3}, {3, 1})");
+}
+
+TEST_CASE("make_embed with a negative coefficient throws coefficient_negative naming the dim") {
+  const auto [broken, message] = error_of([] { (void)make_embed({2, 3}, {3, -1}); });
+  CHECK(broken == rule::coefficient_negative);
+  CHECK(message == "tilesim: embed: every coefficient (stride) must be >= 0 (dim = 1, coefficient = -1)");
+  CHECK(error_of([] { (void)make_embed({2, 0}, {3, 1}); }).first == rule::length_not_positive);
+}
