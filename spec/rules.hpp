@@ -33,7 +33,6 @@
   X(swizzle_shift_smaller_than_bits, "swizzle: |S| must be >= B")                                           \
   X(swizzle_length_not_whole_blocks, "swizzle: the length must be a multiple of the block 2^(B+M+|S|)")     \
   X(morton_length_not_power_of_two, "morton: both lengths must be powers of two")                           \
-  X(element_space_too_small, "descriptor: the element space size is smaller than the largest offset + 1")   \
   X(alignment_not_positive, "make_naive_descriptor_aligned: the alignment must be >= 1")                    \
   X(dim_out_of_range, "transform step: a lower dimension is not one of the old top dimensions")             \
   X(dim_consumed_twice, "transform step: an old top dimension is consumed by two transforms")               \

@@ -84,9 +84,14 @@ struct embed {
   TILESIM_HOST_DEVICE constexpr vector_guarantees<N> upper_vectors(vector_guarantees<1>) const { return {}; }
   TILESIM_HOST_DEVICE constexpr violation check() const {
     if (violation v = check_lengths("embed", lengths)) return v;
-    for (int i = 0; i < N; ++i)
+    for (int i = 0; i < N; ++i) {
       if (coefficients[i] < 0)
         return broken_unless(false, rule::coefficient_negative, "embed", {"dim", i}, {"coefficient", coefficients[i]});
+      // The largest term (len - 1) * c must stay within 2^40, so offsets and element spaces cannot overflow.
+      if (coefficients[i] > 0 && lengths[i] - 1 > max_extent / coefficients[i])
+        return broken_unless(false, rule::extent_too_large, "embed", {"dim", i}, {"length", lengths[i]},
+                             {"coefficient", coefficients[i]});
+    }
     return {};
   }
   std::string cpp() const { return "make_embed(" + cpp_list(lengths) + ", " + cpp_list(coefficients) + ")"; }

@@ -108,3 +108,12 @@ TEST_CASE("make_embed with a negative coefficient throws coefficient_negative na
   CHECK(message == "tilesim: embed: every coefficient (stride) must be >= 0 (dim = 1, coefficient = -1)");
   CHECK(error_of([] { (void)make_embed({2, 0}, {3, 1}); }).first == rule::length_not_positive);
 }
+
+TEST_CASE("embed rejects a term (length - 1) * coefficient beyond 2^40, before any offset can overflow") {
+  CHECK_THROWS_WITH_AS((void)make_embed<2>({4, 3}, {index_t{1} << 62, 1}),
+                       "tilesim: embed: a length, a product of lengths or an element space exceeds 2^40 "
+                       "(dim = 0, length = 4, coefficient = 4611686018427387904)",
+                       spec_error);
+  CHECK_THROWS_AS((void)make_naive_descriptor<2>({4, 3}, {index_t{1} << 62, 1}), spec_error);
+  CHECK_NOTHROW((void)make_embed<2>({2, 3}, {index_t{1} << 39, 1}));
+}
