@@ -12,8 +12,7 @@
 // Each row is a permutation, so LDS rows that would hit the same bank column are spread out.
 // Invariants: its own inverse on dim 1; a bijection of [0, L0) x [0, L1) when L1 is a power of two, and for
 // L0 >= L1 only then. CK accepts any L1 and silently leaves the range (L1 = 6: 5 XOR 3 = 6); tilesim rejects
-// such L1 with
-// rule::xor_length_not_power_of_two (the raw aggregate xor_t{{L0, L1}} is left unchecked for tests).
+// such L1 with rule::xor_length_not_power_of_two (the raw aggregate xor_t{{L0, L1}} stays unchecked for tests).
 // Vectors: none. CK passes both guarantees through, which is wrong whenever the key has low bits set
 // (row 1 above stores columns 0 1 as 1 0).
 #pragma once
