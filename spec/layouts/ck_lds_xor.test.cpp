@@ -6,22 +6,11 @@
 #include <utility>
 #include <vector>
 
+#include "spec/error_of.test.hpp"
 #include "spec/spec.hpp"
 
 using namespace tilesim;
-
-namespace {
-// The rule and message of the spec_error that f throws; {rule::none, ""} when it throws none.
-template <class F>
-std::pair<rule, std::string> error_of(F&& f) {
-  try {
-    f();
-  } catch (const spec_error& e) {
-    return {e.broken, e.what()};
-  }
-  return {rule::none, ""};
-}
-}  // namespace
+using tilesim::testing::error_of;
 
 namespace {
 // The essay's closed form: ((l*K0 + k0) XOR (m' mod (K0*L))) * KPack + m' * (KPerBlock*L) + kp.

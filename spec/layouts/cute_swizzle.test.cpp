@@ -6,22 +6,11 @@
 #include <utility>
 #include <vector>
 
+#include "spec/error_of.test.hpp"
 #include "spec/spec.hpp"
 
 using namespace tilesim;
-
-namespace {
-// The rule and message of the spec_error that f throws; {rule::none, ""} when it throws none.
-template <class F>
-std::pair<rule, std::string> error_of(F&& f) {
-  try {
-    f();
-  } catch (const spec_error& e) {
-    return {e.broken, e.what()};
-  }
-  return {rule::none, ""};
-}
-}  // namespace
+using tilesim::testing::error_of;
 
 TEST_CASE("Swizzle<3,3,3> on 8x64 fp16: element c of row r lands in row r, 16-byte chunk (c/8) XOR r, slot c mod 8") {
   const auto d = make_cute_swizzle_descriptor(3, 3, 3, 8, 64);

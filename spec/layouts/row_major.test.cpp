@@ -4,22 +4,11 @@
 #include <string>
 #include <utility>
 
+#include "spec/error_of.test.hpp"
 #include "spec/spec.hpp"
 
 using namespace tilesim;
-
-namespace {
-// The rule and message of the spec_error that f throws; {rule::none, ""} when it throws none.
-template <class F>
-std::pair<rule, std::string> error_of(F&& f) {
-  try {
-    f();
-  } catch (const spec_error& e) {
-    return {e.broken, e.what()};
-  }
-  return {rule::none, ""};
-}
-}  // namespace
+using tilesim::testing::error_of;
 
 TEST_CASE("a 4x4 row-major tile with pad 1 starts its rows at 0 5 10 15 and needs 19 elements") {
   constexpr auto d = make_row_major_descriptor(4, 4, 1);

@@ -4,22 +4,11 @@
 #include <string>
 #include <utility>
 
+#include "spec/error_of.test.hpp"
 #include "spec/spec.hpp"
 
 using namespace tilesim;
-
-namespace {
-// The rule and message of the spec_error that f throws; {rule::none, ""} when it throws none.
-template <class F>
-std::pair<rule, std::string> error_of(F&& f) {
-  try {
-    f();
-  } catch (const spec_error& e) {
-    return {e.broken, e.what()};
-  }
-  return {rule::none, ""};
-}
-}  // namespace
+using tilesim::testing::error_of;
 
 TEST_CASE("cyclic_shift(4, 4) stores column c of row r at (c + r) mod 4: rows 0123 / 1230 / 2301 / 3012") {
   constexpr cyclic_shift t = make_cyclic_shift(4, 4);

@@ -4,22 +4,11 @@
 #include <string>
 #include <utility>
 
+#include "spec/error_of.test.hpp"
 #include "spec/spec.hpp"
 
 using namespace tilesim;
-
-namespace {
-// The rule and message of the spec_error that f throws; {rule::none, ""} when it throws none.
-template <class F>
-std::pair<rule, std::string> error_of(F&& f) {
-  try {
-    f();
-  } catch (const spec_error& e) {
-    return {e.broken, e.what()};
-  }
-  return {rule::none, ""};
-}
-}  // namespace
+using tilesim::testing::error_of;
 
 TEST_CASE("morton(4, 4) puts col bit k at z bit 2k, row bit k at 2k+1: 0 1 4 5 / 2 3 6 7 / 8 9 12 13 / 10 11 14 15") {
   constexpr morton t = make_morton(4, 4);

@@ -4,22 +4,11 @@
 #include <string>
 #include <utility>
 
+#include "spec/error_of.test.hpp"
 #include "spec/spec.hpp"
 
 using namespace tilesim;
-
-namespace {
-// The rule and message of the spec_error that f throws; {rule::none, ""} when it throws none.
-template <class F>
-std::pair<rule, std::string> error_of(F&& f) {
-  try {
-    f();
-  } catch (const spec_error& e) {
-    return {e.broken, e.what()};
-  }
-  return {rule::none, ""};
-}
-}  // namespace
+using tilesim::testing::error_of;
 
 TEST_CASE("pad(4, 1, 1) maps 0..5 to -1..4 and is valid exactly on 1..4") {
   constexpr pad t = make_pad(4, 1, 1);

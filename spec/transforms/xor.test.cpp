@@ -4,22 +4,11 @@
 #include <string>
 #include <utility>
 
+#include "spec/error_of.test.hpp"
 #include "spec/spec.hpp"
 
 using namespace tilesim;
-
-namespace {
-// The rule and message of the spec_error that f throws; {rule::none, ""} when it throws none.
-template <class F>
-std::pair<rule, std::string> error_of(F&& f) {
-  try {
-    f();
-  } catch (const spec_error& e) {
-    return {e.broken, e.what()};
-  }
-  return {rule::none, ""};
-}
-}  // namespace
+using tilesim::testing::error_of;
 
 TEST_CASE("xor_t(4, 4) stores column c of row r at c XOR r: rows 0123 / 1032 / 2301 / 3210") {
   constexpr xor_t t = make_xor(4, 4);
