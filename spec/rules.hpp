@@ -41,7 +41,15 @@
   X(new_dim_assigned_twice, "transform step: two transforms claim the same new top position")               \
   X(ck_lds_k_pack_not_dividing, "ck_lds_xor: KPerBlock must be a multiple of KPack")                        \
   X(ck_lds_layers_not_dividing, "ck_lds_xor: MPerBlock must be a multiple of MLdsLayer")                    \
-  X(ck_lds_banks_invalid, "ck_lds_xor: the bank count must be a power of two and the element size >= 1")
+  X(ck_lds_banks_invalid, "ck_lds_xor: the bank count must be a power of two and the element size >= 1")      \
+  X(encoding_too_large, "encoding: too many R, X, H, P or Y components for the fixed capacity")            \
+  X(encoding_p_count, "encoding: there must be 1 P dim (lane) or 2 (warp, lane)")                           \
+  X(encoding_rh_out_of_range, "encoding: a P or Y names an (major, minor) that is no R or H component")     \
+  X(encoding_y_names_r, "encoding: a Y names an R component; R components belong to P dims only")           \
+  X(encoding_rh_claimed_twice, "encoding: an R or H component is named by two P/Y entries")                 \
+  X(encoding_h_unclaimed, "encoding: an H component is named by no P or Y")                                 \
+  X(encoding_threads, "encoding: the P lengths need more warps or lanes than the launch has")               \
+  X(sfc_vector_not_dividing, "space_filling_curve: a vector length must divide its dimension's length")
 
 namespace tilesim {
 

@@ -33,3 +33,5 @@
 #include "spec/layouts/cute_swizzle.hpp"
 #include "spec/layouts/morton.hpp"
 #include "spec/layouts/row_major.hpp"
+#include "spec/distribution/encoding.hpp"
+#include "spec/distribution/space_filling_curve.hpp"

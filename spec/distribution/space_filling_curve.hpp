@@ -1,0 +1,71 @@
+// tilesim/spec/distribution/space_filling_curve.hpp: the order in which a tile window visits Y indices.
+//
+// DEFINITION (CK's space_filling_curve). Over Y lengths L with scalars_per_access S (the vector width on one
+// dim, 1 elsewhere), the access grid has lengths L / S. Access i is decomposed row-major over that grid in the
+// dimension order `order` (a permutation; CK always uses 0 .. n-1). In snake order, dim k >= 1 runs backwards
+// whenever the row-major number of the digits before it is odd. The Y index is the grid index times S.
+//
+// WORKED EXAMPLE. lengths [2,3,4], vector 2 on the last dim (grid [2,3,2]):
+//   linear: 000 002 010 012 020 022 100 102 110 112 120 122
+//   snake:  000 002 012 010 020 022 122 120 110 112 102 100
+// INVARIANT: in snake order consecutive accesses differ by one step (+-S) in exactly one dimension.
+#pragma once
+
+#include "spec/multi_index.hpp"
+#include "spec/rules.hpp"
+#include "spec/transform.hpp"
+
+namespace tilesim {
+
+template <int N>
+struct space_filling_curve {
+  multi_index<N> lengths;
+  multi_index<N> scalars_per_access;
+  multi_index<N> order;
+  bool snake;
+
+  // Accesses in the whole curve: Π lengths / scalars.
+  TILESIM_HOST_DEVICE constexpr index_t size() const { return product(lengths) / product(scalars_per_access); }
+
+  // The Y index of access i; snake [2,3,4] / vector 2: index(2) == {0, 1, 2}.
+  TILESIM_HOST_DEVICE constexpr multi_index<N> index(index_t i) const {
+    multi_index<N> grid{}, digit{};
+    for (int k = 0; k < N; ++k) grid[k] = lengths[order[k]] / scalars_per_access[order[k]];
+    for (int k = N - 1; k >= 0; --k) {
+      digit[k] = i % grid[k];
+      i /= grid[k];
+    }
+    multi_index<N> y{};
+    index_t before = 0;  // row-major number of the digits before dim k
+    for (int k = 0; k < N; ++k) {
+      const index_t d = (snake && before % 2 == 1) ? grid[k] - 1 - digit[k] : digit[k];
+      y[order[k]] = d * scalars_per_access[order[k]];
+      before = before * grid[k] + digit[k];
+    }
+    return y;
+  }
+  // index(i + 1) - index(i).
+  TILESIM_HOST_DEVICE constexpr multi_index<N> forward_step(index_t i) const { return index(i + 1) - index(i); }
+
+  TILESIM_HOST_DEVICE constexpr violation check() const {
+    if (violation v = check_lengths("space_filling_curve", lengths)) return v;
+    if (violation v = check_lengths("space_filling_curve", scalars_per_access)) return v;
+    for (int k = 0; k < N; ++k)
+      if (lengths[k] % scalars_per_access[k] != 0)
+        return broken_unless(false, rule::sfc_vector_not_dividing, "space_filling_curve", {"dim", k},
+                             {"length", lengths[k]}, {"scalars", scalars_per_access[k]});
+    return {};
+  }
+};
+
+// make_space_filling_curve({2, 3, 4}, {1, 1, 2}, true): CK's snake curve in declaration order.
+template <int N>
+TILESIM_HOST_DEVICE constexpr space_filling_curve<N> make_space_filling_curve(const multi_index<N>& lengths,
+                                                                             const multi_index<N>& scalars_per_access,
+                                                                             bool snake) {
+  space_filling_curve<N> c{lengths, scalars_per_access, iota<N>(), snake};
+  require(c.check());
+  return c;
+}
+
+}  // namespace tilesim
