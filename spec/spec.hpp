@@ -35,3 +35,4 @@
 #include "spec/layouts/row_major.hpp"
 #include "spec/distribution/encoding.hpp"
 #include "spec/distribution/space_filling_curve.hpp"
+#include "spec/distribution/ps_ys_to_xs.hpp"
