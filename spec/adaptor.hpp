@@ -199,6 +199,7 @@ template <int NB, int NT, class... Ts, class... Us>
 TILESIM_HOST_DEVICE constexpr auto transform_adaptor(const adaptor<NB, NT, Ts...>& old, const transform_step<Us>&... steps) {
   static_assert(NT <= 64, "transform_adaptor: at most 64 top dimensions");
   constexpr int new_top = (0 + ... + Us::n_upper);
+  static_assert(new_top <= 64, "transform_adaptor: at most 64 new top dimensions");
   using result = adaptor<NB, new_top, Ts..., Us...>;
   require(detail::check_wiring(NT, new_top, steps...));
   result r{};

@@ -70,13 +70,13 @@ struct descriptor {
   }
   // in_bounds, and every stage's upper index inside that stage's upper lengths.
   TILESIM_HOST_DEVICE constexpr bool in_range(const coordinate_type& c) const {
-    bool ok = is_valid(c);
+    bool ok = in_bounds(c);
     graph.for_each_stage([&](const auto& s) {
       const auto up = gather(c.hidden, s.upper_ids);
       const auto len = s.transform.upper_lengths();
       for (int k = 0; k < up.size(); ++k) ok = ok && up[k] >= 0 && up[k] < len[k];
     });
-    return ok && in_bounds(c);
+    return ok;
   }
 
   // Guaranteed vectors of the top dims; naive {4, 8} with GL = 8, GS = 1: top_vectors()[1] == {8, 1}.

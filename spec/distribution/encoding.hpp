@@ -221,24 +221,24 @@ TILESIM_HOST_DEVICE constexpr tile_distribution_encoding make_encoding(
   require(broken_unless(e.n_r <= cap && e.n_x <= tile_distribution_encoding::max_x && e.n_p <= tile_distribution_encoding::max_p &&
                             e.n_y <= tile_distribution_encoding::max_y,
                         rule::encoding_too_large, "encoding", {"R", e.n_r}, {"X", e.n_x}, {"P", e.n_p}, {"Y", e.n_y}));
+  // Copies one H or P list into its fixed-capacity row, refusing lists longer than the capacity.
+  auto copy_list = [&](const auto& list, auto* row, int& size, const char* what, int which) {
+    require(broken_unless(static_cast<int>(list.size()) <= cap, rule::encoding_too_large, "encoding", {what, which},
+                          {"components", static_cast<index_t>(list.size())}));
+    size = static_cast<int>(list.size());
+    int k = 0;
+    for (const auto& v : list) row[k++] = v;
+  };
   int k = 0;
   for (index_t v : rs) e.r[k++] = v;
   int i = 0;
   for (const auto& list : hs) {
-    require(broken_unless(static_cast<int>(list.size()) <= cap, rule::encoding_too_large, "encoding", {"X dim", i},
-                          {"H components", static_cast<index_t>(list.size())}));
-    e.n_h[i] = static_cast<int>(list.size());
-    k = 0;
-    for (index_t v : list) e.h[i][k++] = v;
+    copy_list(list, e.h[i], e.n_h[i], "X dim", i);
     ++i;
   }
   i = 0;
   for (const auto& list : ps) {
-    require(broken_unless(static_cast<int>(list.size()) <= cap, rule::encoding_too_large, "encoding", {"P", i},
-                          {"components", static_cast<index_t>(list.size())}));
-    e.p_size[i] = static_cast<int>(list.size());
-    k = 0;
-    for (rh c : list) e.p[i][k++] = c;
+    copy_list(list, e.p[i], e.p_size[i], "P", i);
     ++i;
   }
   k = 0;

@@ -62,17 +62,32 @@ TEST_CASE("the compile-time ck_lds_xor_descriptor<{128, 32, 8}> folds the same o
   CHECK(matches_example(d));
 }
 
-TEST_CASE("CK LDS XOR 128x32x8 is a bijection of the tile onto [0, 4096)") {
-  const auto d = make_ck_lds_xor_descriptor({128, 32, 8});
+namespace {
+// Scans a 128x32 tile: how many offsets in [0, 4096) are hit exactly once, and how many differ from the
+// closed form.
+struct tile_scan {
+  index_t hit_once = 0;
+  int mismatches = 0;
+};
+tile_scan scan_128x32(const ck_lds_xor_params& p) {
+  const auto d = make_ck_lds_xor_descriptor(p);
   std::vector<int> hits(4096, 0);
+  tile_scan r;
   for (index_t m = 0; m < 128; ++m)
     for (index_t k = 0; k < 32; ++k) {
       const index_t o = d.calculate_offset({m, k});
       REQUIRE(o >= 0);
       REQUIRE(o < 4096);
       ++hits[o];
+      r.mismatches += o != closed_form(p, m, k);
     }
-  CHECK(std::count(hits.begin(), hits.end(), 1) == 4096);
+  r.hit_once = std::count(hits.begin(), hits.end(), 1);
+  return r;
+}
+}  // namespace
+
+TEST_CASE("CK LDS XOR 128x32x8 is a bijection of the tile onto [0, 4096)") {
+  CHECK(scan_128x32({128, 32, 8}).hit_once == 4096);
 }
 
 TEST_CASE("CK LDS XOR 128x32x8 agrees with the essay's closed form at every (m, k), and inverts") {
@@ -100,19 +115,9 @@ TEST_CASE("CK LDS XOR keeps a guaranteed vector of KPack elements with stride 1 
 TEST_CASE("CK LDS XOR on gfx950 (64 banks): MLdsLayer = 4, a bijection that matches the closed form") {
   const ck_lds_xor_params p{.m_per_block = 128, .k_per_block = 32, .k_pack = 8, .banks = 64};
   CHECK(p.layers() == 4);
-  const auto d = make_ck_lds_xor_descriptor(p);
-  std::vector<int> hits(4096, 0);
-  int mismatches = 0;
-  for (index_t m = 0; m < 128; ++m)
-    for (index_t k = 0; k < 32; ++k) {
-      const index_t o = d.calculate_offset({m, k});
-      REQUIRE(o >= 0);
-      REQUIRE(o < 4096);
-      ++hits[o];
-      mismatches += o != closed_form(p, m, k);
-    }
-  CHECK(mismatches == 0);
-  CHECK(std::count(hits.begin(), hits.end(), 1) == 4096);
+  const tile_scan scan = scan_128x32(p);
+  CHECK(scan.mismatches == 0);
+  CHECK(scan.hit_once == 4096);
 }
 
 TEST_CASE("CK LDS XOR derives MLdsLayer = max(1, 128 / KPerBlock / bytes) unless it is given") {
