@@ -49,7 +49,13 @@
   X(encoding_rh_claimed_twice, "encoding: an R or H component is named by two P/Y entries")                 \
   X(encoding_h_unclaimed, "encoding: an H component is named by no P or Y")                                 \
   X(encoding_threads, "encoding: the P lengths need more warps or lanes than the launch has")               \
-  X(sfc_vector_not_dividing, "space_filling_curve: a vector length must divide its dimension's length")
+  X(sfc_vector_not_dividing, "space_filling_curve: a vector length must divide its dimension's length")     \
+  X(sfc_order_not_permutation, "space_filling_curve: the dim order must name every dim exactly once")         \
+  X(encoding_embed_mismatch, "encoding embed: the outer and inner encodings must have the same X count")    \
+  X(encoding_reduce_dim_out_of_range, "encoding reduce: a reduced X dim is not one of the encoding's X dims") \
+  X(distributed_tensor_too_small, "distributed_tensor: the encoding needs more elements than the capacity")  \
+  X(window_shape_mismatch, "tile_window: the view, the window lengths and the encoding's X must agree")       \
+  X(window_buffer_too_small, "tensor_view: the buffer holds fewer elements than the descriptor's space")
 
 namespace tilesim {
 

@@ -36,3 +36,7 @@
 #include "spec/distribution/encoding.hpp"
 #include "spec/distribution/space_filling_curve.hpp"
 #include "spec/distribution/ps_ys_to_xs.hpp"
+#include "spec/distribution/distributed_tensor.hpp"
+#include "spec/window/load_store_traits.hpp"
+#include "spec/window/tensor_view.hpp"
+#include "spec/window/tile_window.hpp"

@@ -50,6 +50,13 @@ struct space_filling_curve {
   TILESIM_HOST_DEVICE constexpr violation check() const {
     if (violation v = check_lengths("space_filling_curve", lengths)) return v;
     if (violation v = check_lengths("space_filling_curve", scalars_per_access)) return v;
+    for (int k = 0; k < N; ++k) {
+      int named = 0;
+      for (int m = 0; m < N; ++m) named += order[m] == k;
+      if (named != 1)
+        return broken_unless(false, rule::sfc_order_not_permutation, "space_filling_curve", {"dim", k},
+                             {"times named", named});
+    }
     for (int k = 0; k < N; ++k)
       if (lengths[k] % scalars_per_access[k] != 0)
         return broken_unless(false, rule::sfc_vector_not_dividing, "space_filling_curve", {"dim", k},
@@ -58,12 +65,14 @@ struct space_filling_curve {
   }
 };
 
-// make_space_filling_curve({2, 3, 4}, {1, 1, 2}, true): CK's snake curve in declaration order.
+// make_space_filling_curve({2, 3, 4}, {1, 1, 2}, true): CK's snake curve in declaration order;
+// pass `order` (outermost dim first, e.g. {2, 0, 1}) to visit the dims in another order.
 template <int N>
 TILESIM_HOST_DEVICE constexpr space_filling_curve<N> make_space_filling_curve(const multi_index<N>& lengths,
                                                                              const multi_index<N>& scalars_per_access,
-                                                                             bool snake) {
-  space_filling_curve<N> c{lengths, scalars_per_access, iota<N>(), snake};
+                                                                             bool snake,
+                                                                             const multi_index<N>& order = iota<N>()) {
+  space_filling_curve<N> c{lengths, scalars_per_access, order, snake};
   require(c.check());
   return c;
 }

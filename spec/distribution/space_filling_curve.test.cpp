@@ -56,3 +56,14 @@ TEST_CASE("a vector length that does not divide its dim is rejected with the val
   CHECK(r == rule::sfc_vector_not_dividing);
   CHECK(m == "tilesim: space_filling_curve: a vector length must divide its dimension's length (dim = 1, length = 6, scalars = 4)");
 }
+
+TEST_CASE("a dim order that is no permutation is rejected, naming the dim") {
+  auto [r, m] = error_of([] { (void)make_space_filling_curve<3>({2, 3, 4}, {1, 1, 1}, false, {0, 0, 2}); });
+  CHECK(r == rule::sfc_order_not_permutation);
+  CHECK(m == "tilesim: space_filling_curve: the dim order must name every dim exactly once (dim = 0, times named = 2)");
+}
+
+TEST_CASE("snake in dim order {2, 0, 1}: dim 2 is slowest and dim 1 runs back on odd rows") {
+  const auto c = make_space_filling_curve<3>({2, 2, 2}, {1, 1, 1}, true, {2, 0, 1});
+  CHECK(order_of(c) == "000 010 110 100 101 111 011 001");
+}

@@ -1,0 +1,91 @@
+// tilesim/spec/window/tensor_view.hpp: a descriptor over a buffer of elements; the memory a tile window reads.
+//
+// DEFINITION. tensor_view<Desc, Buffer> pairs a descriptor (top index -> element offset) with an element
+// buffer. The buffer is the only thing that touches memory, through four calls:
+//   size()                      elements addressable (CK's num_records / sizeof(T))
+//   read(offset)  -> T          element `offset`, or T{} outside [0, size()) (AMD buffer loads return 0)
+//   write(offset, v)            element `offset` = v; dropped outside [0, size()) (buffer stores drop)
+//   add(offset, v)              element `offset` += v; dropped outside [0, size())
+// so no offset a program computes ever reaches host memory outside the allocation. span_buffer<T> is the
+// plain one over a T array; the simulator substitutes its own buffer that also records every access.
+// The address space (global or LDS) only changes how strict mode names a stray access: CK checks neither
+// window nor tensor bounds on LDS, and on the GPU an LDS offset past the allocation aliases other data.
+//
+// WORKED EXAMPLE. A 4x4 row-major view of 16 floats t[i] = i: view.at({2, 1}) == 9; view.at({0, 17}) is
+// offset 17, outside the buffer, so it reads 0 (CK would read 0 there too: its buffer range check).
+//
+// INVARIANT: a view's buffer holds at least the descriptor's element_space_size elements (checked by
+// make_tensor_view), so every in-bounds top index reads real data.
+#pragma once
+
+#include "spec/descriptor.hpp"
+
+namespace tilesim {
+
+enum class address_space { global, lds };
+
+// The memory behind a view: element reads and writes, range-checked against size().
+template <class B>
+concept element_buffer = requires(B b, const B cb, index_t offset, typename B::value_type v) {
+  { cb.size() } -> std::same_as<index_t>;
+  { cb.read(offset) } -> std::same_as<typename B::value_type>;
+  b.write(offset, v);
+  b.add(offset, v);
+};
+
+// A T array of `count` elements; out-of-range reads give T{} and out-of-range writes are dropped.
+template <class T>
+struct span_buffer {
+  using value_type = T;
+  T* data = nullptr;
+  index_t count = 0;
+
+  TILESIM_HOST_DEVICE constexpr index_t size() const { return count; }
+  TILESIM_HOST_DEVICE constexpr bool holds(index_t offset) const { return offset >= 0 && offset < count; }
+  TILESIM_HOST_DEVICE constexpr T read(index_t offset) const { return holds(offset) ? data[offset] : T{}; }
+  TILESIM_HOST_DEVICE constexpr void write(index_t offset, const T& v) const {
+    if (holds(offset)) data[offset] = v;
+  }
+  TILESIM_HOST_DEVICE constexpr void add(index_t offset, const T& v) const {
+    if (holds(offset)) data[offset] += v;
+  }
+};
+
+template <class Desc, element_buffer Buffer>
+struct tensor_view {
+  using descriptor_type = Desc;
+  using buffer_type = Buffer;
+  using value_type = typename Buffer::value_type;
+  static constexpr int n_dim = Desc::n_top;
+
+  Desc desc;
+  Buffer buffer;
+  address_space space = address_space::global;
+
+  // The element at a top index (pad-invalid elements read 0, as a tile load would): 4x4: at({2, 1}) == t[9].
+  TILESIM_HOST_DEVICE constexpr value_type at(const multi_index<n_dim>& top) const {
+    const auto c = desc.make_coordinate(top);
+    return desc.is_valid(c) ? buffer.read(c.offset()) : value_type{};
+  }
+};
+
+// A view of `count` elements at `data` through `desc`; throws when the buffer is smaller than the descriptor's
+// element space. make_tensor_view(make_naive_descriptor_packed<2>({4, 4}), t, 16).
+template <class Desc, class T>
+constexpr tensor_view<Desc, span_buffer<T>> make_tensor_view(const Desc& desc, T* data, index_t count,
+                                                             address_space space = address_space::global) {
+  require(broken_unless(count >= desc.element_space_size, rule::window_buffer_too_small, "tensor_view",
+                        {"buffer elements", count}, {"element space size", desc.element_space_size}));
+  return {desc, span_buffer<T>{data, count}, space};
+}
+
+// A view over any element buffer (e.g. the simulator's recording one); the same size rule.
+template <class Desc, element_buffer Buffer>
+TILESIM_HOST_DEVICE constexpr tensor_view<Desc, Buffer> make_tensor_view(const Desc& desc, const Buffer& buffer,
+                                                                         address_space space = address_space::global) {
+  require(broken_unless(buffer.size() >= desc.element_space_size, rule::window_buffer_too_small, "tensor_view",
+                        {"buffer elements", buffer.size()}, {"element space size", desc.element_space_size}));
+  return {desc, buffer, space};
+}
+
+}  // namespace tilesim
