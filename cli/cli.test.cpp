@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
@@ -374,4 +375,443 @@ TEST_CASE("bank_of: bank = (offset * elem_bytes / 4) mod banks") {
   CHECK(fp16.bank_of(64) == 0);  // byte 128, word 32
   CHECK(fp32.bank_of(33) == 1);
   CHECK(fp8.bank_of(259) == 0);  // byte 259, word 64
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// tilesim encoding (cli/encodings.hpp): the reference tables of ck-tile-semantics.md §3.3-3.6 read back from
+// the thread tables, the load/store traits of §3.3-3.4, CK's spelling in and out, bad input, and the SVG.
+
+namespace {
+
+// One row of an encoding thread table: the access cells "(0, 0..7)" and the note after them.
+struct thread_row {
+  std::vector<std::string> cells;
+  std::string note;
+};
+
+// The row labelled `ids` ({warp, lane}, {lane} for one P dim, {warp, lane, r} under R) in any thread table.
+thread_row encoding_row(const std::string& text, const std::vector<long long>& ids) {
+  for (const std::string& l : lines(text)) {
+    const auto bar = l.find(" |");
+    if (bar == std::string::npos) continue;
+    std::istringstream label(l.substr(0, bar));
+    std::vector<long long> got;
+    for (long long v; label >> v;) got.push_back(v);
+    if (got != ids || !label.eof()) continue;
+    thread_row row;
+    const std::string rest = l.substr(bar + 2);
+    std::size_t end = 0;
+    for (std::size_t open = rest.find('('); open != std::string::npos; open = rest.find('(', end)) {
+      if (open > end && rest.substr(end, open - end).find_first_not_of(' ') != std::string::npos) break;  // a note
+      end = rest.find(')', open) + 1;
+      row.cells.push_back(rest.substr(open, end - open));
+    }
+    const auto note = rest.find_first_not_of(' ', end);
+    if (note != std::string::npos) row.note = rest.substr(note);
+    return row;
+  }
+  FAIL("no thread row labelled with " << ids.size() << " ids starting " << ids.at(0));
+  return {};
+}
+
+// The text from the CK spelling on: what an encoding prints independently of how it was given.
+std::string from_spelling(const std::string& text) {
+  const auto at = text.find("\ntile_distribution_encoding<");
+  return at == std::string::npos ? "" : text.substr(at + 1);
+}
+
+// The CK spelling line of an encoding's output.
+std::string spelling_of(const std::string& text) { return lines(from_spelling(text)).at(0); }
+
+std::size_t count_of(const std::string& s, const std::string& part) {
+  std::size_t n = 0;
+  for (auto at = s.find(part); at != std::string::npos; at = s.find(part, at + part.size())) ++n;
+  return n;
+}
+
+// A temporary file path (the file exists, empty); removed by the caller.
+std::string temp_path(const std::string& stem) {
+  const char* tmp = std::getenv("TMPDIR");
+  std::string path = std::string(tmp ? tmp : "/tmp") + "/" + stem + "-XXXXXX";
+  const int fd = mkstemp(path.data());
+  REQUIRE(fd >= 0);
+  close(fd);
+  return path;
+}
+
+// Well-formedness of the XML subset tilesim writes: one root element, every tag closed in order, attribute
+// values quoted and free of '<', and no raw '<' or stray '&' in text. Returns "" or what is wrong.
+std::string xml_problem(const std::string& s) {
+  std::vector<std::string> open;
+  int roots = 0;
+  auto name_at = [&](std::size_t& i) {
+    const std::size_t from = i;
+    while (i < s.size() &&
+           (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '-' || s[i] == ':' || s[i] == '_'))
+      ++i;
+    return s.substr(from, i - from);
+  };
+  for (std::size_t i = 0; i < s.size();) {
+    if (s[i] == '&') {
+      const auto semi = s.find(';', i);
+      const std::string entity = semi == std::string::npos ? "" : s.substr(i, semi - i + 1);
+      if (entity != "&lt;" && entity != "&gt;" && entity != "&amp;" && entity != "&quot;")
+        return "stray '&' at " + std::to_string(i);
+      i = semi + 1;
+      continue;
+    }
+    if (s[i] != '<') {
+      if (open.empty() && !std::isspace(static_cast<unsigned char>(s[i]))) return "text outside the root";
+      ++i;
+      continue;
+    }
+    if (s.compare(i, 2, "<?") == 0) {
+      i = s.find("?>", i);
+      if (i == std::string::npos) return "unclosed <?";
+      i += 2;
+      continue;
+    }
+    if (s.compare(i, 2, "</") == 0) {
+      i += 2;
+      const std::string name = name_at(i);
+      if (open.empty() || open.back() != name) return "</" + name + "> closes nothing open";
+      open.pop_back();
+      if (i >= s.size() || s[i] != '>') return "bad closing tag " + name;
+      ++i;
+      continue;
+    }
+    ++i;
+    const std::string name = name_at(i);
+    if (name.empty()) return "raw '<' at " + std::to_string(i);
+    if (open.empty() && ++roots > 1) return "two root elements";
+    for (;;) {
+      while (i < s.size() && s[i] == ' ') ++i;
+      if (s.compare(i, 2, "/>") == 0) {
+        i += 2;
+        break;
+      }
+      if (i < s.size() && s[i] == '>') {
+        open.push_back(name);
+        ++i;
+        break;
+      }
+      const std::string attr = name_at(i);
+      if (attr.empty() || i + 1 >= s.size() || s[i] != '=' || s[i + 1] != '"') return "bad attribute in <" + name;
+      const auto close_quote = s.find('"', i + 2);
+      if (close_quote == std::string::npos || s.substr(i + 2, close_quote - i - 2).find('<') != std::string::npos)
+        return "bad attribute value in <" + name;
+      i = close_quote + 1;
+    }
+  }
+  if (!open.empty()) return "<" + open.back() + "> never closed";
+  return roots == 1 ? "" : "no root element";
+}
+
+const std::string docs_4x4_spelling =
+    "tile_distribution_encoding<sequence<>, tuple<sequence<2, 2>, sequence<2, 2>>, tuple<sequence<1>, sequence<2>>, "
+    "tuple<sequence<0>, sequence<0>>, sequence<1, 2>, sequence<1, 1>>";
+
+}  // namespace
+
+TEST_CASE("encoding --help and --help document the command, the names, the CK syntax and the options") {
+  const result h = run_tilesim({"--help"});
+  CHECK(h.code == 0);
+  for (const char* s : {"tilesim encoding NAME", "tilesim encoding --encoding TEXT", "tilesim encoding --help",
+                        "docs-4x4 warp-raked block-raked thread-raked copy-r mfma-32x32x8-a mfma-32x32x8-c"})
+    CHECK_MESSAGE(contains(h.out, s), s);
+  const result e = run_tilesim({"encoding", "--help"});
+  CHECK(e.code == 0);
+  CHECK(e.err.empty());
+  for (const char* s : {"tilesim encoding --encoding TEXT",
+                        "tile_distribution_encoding<sequence<>, tuple<sequence<2, 2>", "ck_tile::", "trailing {}",
+                        "--vector N|unknown (default unknown)", "packed view", "--order linear|snake (default linear)",
+                        "--warp-size N (1..1024, default 64)", "--threads N (0..1048576, default 0)",
+                        "--threads N (1..1048576, default 256)", "--vec-size N (1..1048576, default 8)", "--svg FILE",
+                        "--max-threads", "--max-extra", "warp-raked:", "mfma-32x32x8-c:", "exit codes"})
+    CHECK_MESSAGE(contains(e.out, s), s);
+  CHECK(run_tilesim({"encoding", "warp-raked", "--help"}).out == e.out);
+}
+
+TEST_CASE("encoding warp-raked --vector 8: the §3.4 rows, one 8-wide access per thread, every element once") {
+  const result r = run_tilesim({"encoding", "warp-raked", "--vector", "8", "--max-threads", "0"});
+  CHECK(r.code == 0);
+  CHECK(r.err.empty());
+  CHECK(spelling_of(r.out) ==
+        "tile_distribution_encoding<sequence<1>, tuple<sequence<4, 1, 16>, sequence<4, 8>>, tuple<sequence<1>, "
+        "sequence<1, 2>>, tuple<sequence<0>, sequence<2, 0>>, sequence<1, 2>, sequence<1, 1>>");
+  using cells = std::vector<std::string>;
+  CHECK(encoding_row(r.out, {0, 0}).cells == cells{"(0, 0..7)"});
+  CHECK(encoding_row(r.out, {0, 1}).cells == cells{"(0, 8..15)"});
+  CHECK(encoding_row(r.out, {0, 3}).cells == cells{"(0, 24..31)"});
+  CHECK(encoding_row(r.out, {0, 4}).cells == cells{"(1, 0..7)"});
+  CHECK(encoding_row(r.out, {0, 63}).cells == cells{"(15, 24..31)"});
+  CHECK(encoding_row(r.out, {1, 0}).cells == cells{"(16, 0..7)"});
+  CHECK(encoding_row(r.out, {3, 63}).cells == cells{"(63, 24..31)"});
+  for (const char* s :
+       {"X1 = VecSize = 8; X0 = cols/X1 = 4 lanes per row; rows per warp = warp size/X0 = 16; warps = "
+        "256/64 = 4; iterations = rows/(16*4) = 1",
+        "P1 (lane) = merge(H0[2], H1[0]): length 16 x 4 = 64",
+        "X lengths 64 x 32 = 2048 elements; P lengths 4 x 64 = 256 threads; Y lengths 1 x 8 = 8 "
+        "elements per thread (d = 8*y0 + y1)",
+        "launch: 256 threads in warps of 64 (4 warps); P needs 4 warps x 64 lanes: ok, no thread beyond P",
+        "vector Y dim: Y1 = H1[1], the last H component of X1: gcd(8, 8) = 8 scalars per vector",
+        "accesses per thread: 8 elements / 8 = 1; first y of each: (0, 0)",
+        "coverage: each of the 2048 elements is held by exactly 1 thread"})
+    CHECK_MESSAGE(contains(r.out, s), s);
+  CHECK(!contains(r.out, "extra threads"));
+  // The default table stops after 64 threads, with a note.
+  const result cut = run_tilesim({"encoding", "warp-raked"});
+  CHECK(contains(cut.out, "(192 more threads of P not shown; --max-threads 0 shows all 256)"));
+}
+
+TEST_CASE("encoding block-raked and thread-raked: the row formulas of patterns.hpp, read from the table") {
+  const result b = run_tilesim({"encoding", "block-raked", "--rows", "128", "--vector", "8", "--max-threads", "0"});
+  CHECK(b.code == 0);
+  CHECK(contains(b.out, "row = 64*y0 + 16*warp + lane/4"));
+  // Two accesses (y0 = 0, 1), 64 rows apart: one pass covers the block's 64 rows.
+  CHECK(encoding_row(b.out, {1, 0}).cells == std::vector<std::string>{"(16, 0..7)", "(80, 0..7)"});
+  const result t = run_tilesim({"encoding", "thread-raked", "--rows", "128", "--vector", "8", "--max-threads", "0"});
+  CHECK(contains(t.out, "row = 32*warp + 2*(lane/4) + y0"));
+  CHECK(encoding_row(t.out, {0, 4}).cells == std::vector<std::string>{"(2, 0..7)", "(3, 0..7)"});
+  CHECK(encoding_row(t.out, {3, 63}).cells == std::vector<std::string>{"(126, 24..31)", "(127, 24..31)"});
+  for (const result* r : {&b, &t}) CHECK(contains(r->out, "each of the 4096 elements is held by exactly 1 thread"));
+}
+
+TEST_CASE("encoding docs-4x4: the §3.3 table; the docs' 128-thread launch puts unmasked lane 5 at (0, 10)") {
+  const result r = run_tilesim({"encoding", "docs-4x4"});
+  CHECK(r.code == 0);
+  using cells = std::vector<std::string>;
+  CHECK(encoding_row(r.out, {0, 0}).cells == cells{"(0, 0)", "(0, 1)", "(1, 0)", "(1, 1)"});
+  CHECK(encoding_row(r.out, {0, 1}).cells == cells{"(0, 2)", "(0, 3)", "(1, 2)", "(1, 3)"});
+  CHECK(encoding_row(r.out, {1, 0}).cells == cells{"(2, 0)", "(2, 1)", "(3, 0)", "(3, 1)"});
+  CHECK(encoding_row(r.out, {1, 1}).cells == cells{"(2, 2)", "(2, 3)", "(3, 2)", "(3, 3)"});
+  CHECK(contains(r.out, "launch: 128 threads in warps of 64 (2 warps); P needs 2 warps x 2 lanes: ok, 124 extra"));
+  CHECK(contains(r.out, "extra threads, not masked: 124 of the 128 launched threads lie beyond P"));
+  const thread_row lane5 = encoding_row(r.out, {0, 5});
+  CHECK(lane5.cells == cells{"(0, 10)", "(0, 11)", "(1, 10)", "(1, 11)"});
+  CHECK(lane5.note == "outside the tile");
+  CHECK(contains(r.out, "(116 more not listed; --max-extra 0 lists all 124)"));
+  // Exactly P: no extra threads.
+  const result exact = run_tilesim({"encoding", "docs-4x4", "--threads", "4", "--warp-size", "2"});
+  CHECK(exact.code == 0);
+  CHECK(contains(exact.out, "ok, no thread beyond P"));
+  CHECK(!contains(exact.out, "extra threads, not masked"));
+  // Warps beyond P (threads 128..191 are warp 2) sit below the tile.
+  const result more = run_tilesim({"encoding", "docs-4x4", "--threads", "192", "--max-extra", "0"});
+  CHECK(encoding_row(more.out, {2, 0}).cells == cells{"(4, 0)", "(4, 1)", "(5, 0)", "(5, 1)"});
+}
+
+TEST_CASE("encoding docs-4x4 vectors: scalar with 4 accesses by default, 2 x 2 with --vector 4 (gcd(4, 2))") {
+  const result s = run_tilesim({"encoding", "docs-4x4"});
+  CHECK(contains(s.out, "--vector unknown: X1 states no vector guarantee"));
+  CHECK(contains(s.out, "vector Y dim: none, scalar accesses"));
+  CHECK(contains(s.out, "accesses per thread: 4 elements / 1 = 4; first y of each: (0, 0) (0, 1) (1, 0) (1, 1)"));
+  const result v = run_tilesim({"encoding", "docs-4x4", "--vector", "4"});
+  CHECK(v.code == 0);
+  CHECK(contains(v.out, "vector Y dim: Y1 = H1[1], the last H component of X1: gcd(4, 2) = 2 scalars per vector"));
+  CHECK(contains(v.out, "accesses per thread: 4 elements / 2 = 2; first y of each: (0, 0) (1, 0)"));
+  CHECK(encoding_row(v.out, {1, 1}).cells == std::vector<std::string>{"(2, 2..3)", "(3, 2..3)"});
+  CHECK(run_tilesim({"encoding", "docs-4x4", "--vector", "unknown"}).out == s.out);
+  // A guarantee of 3 shares no factor with the Y length 2: scalar, with the reason.
+  CHECK(contains(run_tilesim({"encoding", "docs-4x4", "--vector", "3"}).out, "Y1 = H1[1] but gcd(3, 2) = 1"));
+}
+
+TEST_CASE("encoding --order snake: CK 2024's curve turns back on odd rows") {
+  const result r = run_tilesim({"encoding", "thread-raked", "--rows", "128", "--vector", "4", "--order", "snake"});
+  CHECK(r.code == 0);
+  CHECK(contains(r.out, "first y of each: (0, 0) (0, 4) (1, 4) (1, 0)"));
+  CHECK(encoding_row(r.out, {0, 0}).cells ==
+        std::vector<std::string>{"(0, 0..3)", "(0, 4..7)", "(1, 4..7)", "(1, 0..3)"});
+}
+
+TEST_CASE("encoding copy-r: under R = <2> warps 2, 3 are replicas of warps 0, 1") {
+  const result r = run_tilesim({"encoding", "copy-r", "--max-threads", "0"});
+  CHECK(r.code == 0);
+  CHECK(contains(r.out, "P0 (warp) = merge(R[0], H0[0]): length 2 x 2 = 4"));
+  const thread_row w0 = encoding_row(r.out, {0, 9, 0}), w2 = encoding_row(r.out, {2, 9, 1});
+  CHECK(w0.cells.at(15) == "(9, 15)");  // y = (1, 7): d = 15, the 16th scalar access
+  CHECK(w2.cells == w0.cells);
+  CHECK(w2.note == "replica of (0, 9)");
+  CHECK(encoding_row(r.out, {1, 0, 0}).cells.at(0) == "(16, 0)");
+  CHECK(encoding_row(r.out, {1, 0, 0}).note.empty());
+  CHECK(contains(r.out, "each of the 2048 elements is held by exactly 2 threads; 128 of the 256 threads are replicas"));
+}
+
+TEST_CASE("encoding mfma-32x32x8-a/-c: lane 32 v0 = A(0,4), lane 63 c[15] = C(31,31); one P dim = lane") {
+  const result a = run_tilesim({"encoding", "mfma-32x32x8-a", "--max-threads", "0"});
+  CHECK(a.code == 0);
+  CHECK(encoding_row(a.out, {32}).cells == std::vector<std::string>{"(0, 4)", "(0, 5)", "(0, 6)", "(0, 7)"});
+  CHECK(contains(a.out, "P needs 64 lanes of one warp"));
+  const result c = run_tilesim({"encoding", "mfma-32x32x8-c", "--max-threads", "0"});
+  CHECK(encoding_row(c.out, {63}).cells.at(15) == "(31, 31)");
+  CHECK(encoding_row(c.out, {0}).cells.at(4) == "(8, 0)");  // c[4]: i = 1, j = 0 -> m = 8
+  // A second warp repeats the first: P0 is the lane only.
+  const result two = run_tilesim({"encoding", "mfma-32x32x8-a", "--threads", "128", "--max-extra", "0"});
+  CHECK(encoding_row(two.out, {1, 32}).note ==
+        "inside the tile: the same elements as lane 32 (NDimP = 1 ignores the warp)");
+}
+
+TEST_CASE("encoding --encoding: CK's spelling round-trips, with or without ck_tile::, spaces and {}") {
+  for (const char* name :
+       {"docs-4x4", "warp-raked", "block-raked", "thread-raked", "copy-r", "mfma-32x32x8-a", "mfma-32x32x8-c"}) {
+    CAPTURE(name);
+    const result built = run_tilesim({"encoding", name, "--vector", "4"});
+    REQUIRE(built.code == 0);
+    const std::string spelling = spelling_of(built.out);
+    const result given = run_tilesim({"encoding", "--encoding", spelling, "--vector", "4"});
+    CHECK(given.code == 0);
+    CHECK(spelling_of(given.out) == spelling);                    // output spelling == input
+    CHECK(from_spelling(given.out) == from_spelling(built.out));  // and everything computed from it
+  }
+  const result plain = run_tilesim({"encoding", "--encoding", docs_4x4_spelling});
+  CHECK(plain.out.rfind("encoding given with --encoding\n" + docs_4x4_spelling + "\n", 0) == 0);
+  const result pasted =
+      run_tilesim({"encoding",
+                   "--encoding=ck_tile::tile_distribution_encoding<ck_tile::sequence<>,\n  ck_tile::tuple<"
+                   "ck_tile::sequence<2,2>,ck_tile::sequence<2,2>>,tuple<sequence<1>,sequence<2>>,tuple<sequence<0>,"
+                   "sequence<0>>,sequence<1,2>,sequence<1,1> >{}"});
+  CHECK(pasted.code == 0);
+  CHECK(pasted.out == plain.out);
+  CHECK(run_tilesim({"encoding", docs_4x4_spelling}).out == plain.out);  // a NAME with '<' is TEXT
+}
+
+TEST_CASE("encoding --encoding: a malformed text names the column and the token") {
+  check_rejected({"encoding", "--encoding", "tile_distribution_encoding<sequence<>, tuple<sequence<2, x>>"},
+                 {"--encoding: column 58: expected an integer in HsLengthss, found 'x'", "sequence<2, x>"});
+  check_rejected({"encoding", "--encoding", docs_4x4_spelling.substr(0, docs_4x4_spelling.size() - 1)},
+                 {"column 175: expected '>' closing tile_distribution_encoding after its 6 arguments, found the end "
+                  "of the text"});
+  check_rejected({"encoding", "--encoding", "tile_distribution_encoding<sequence<>; tuple"},
+                 {"column 38: unexpected character ';'"});
+  check_rejected({"encoding", "--encoding", "sequence<1>"},
+                 {"column 1: expected tile_distribution_encoding<...>, found 'sequence'"});
+  check_rejected({"encoding", "--encoding", "tile_distribution_encoding<sequence<2u>"},
+                 {"column 37: expected an integer in RsLengths, found '2u'"});
+  check_rejected({"encoding", "--encoding", "tile_distribution_encoding<sequence<99999999999999999999>"},
+                 {"column 37: '99999999999999999999' does not fit in a 64-bit integer"});
+  check_rejected({"encoding", "--encoding", "tile_distribution_encoding<sequence<>, sequence<2>"},
+                 {"column 40: expected tuple<sequence<...>, ...> (HsLengthss), found 'sequence'"});
+  check_rejected({"encoding", "--encoding", docs_4x4_spelling + " x"}, {"expected the end of the text, found 'x'"});
+  check_rejected({"encoding", "--encoding",
+                  "tile_distribution_encoding<sequence<>, tuple<sequence<2, 2>, sequence<2, 2>>, tuple<sequence<1>, "
+                  "sequence<2>>, tuple<sequence<0>>, sequence<1, 2>, sequence<1, 1>>"},
+                 {"--encoding: Ps2RHssMajor lists 2 P dims but Ps2RHssMinor 1"});
+  check_rejected({"encoding", "--encoding",
+                  "tile_distribution_encoding<sequence<>, tuple<sequence<2, 2>>, tuple<sequence<1, 1>>, "
+                  "tuple<sequence<0>>, sequence<>, sequence<>>"},
+                 {"--encoding: P0 has 2 majors (Ps2RHssMajor) but 1 minors (Ps2RHssMinor)"});
+  check_rejected({"encoding", "--encoding",
+                  "tile_distribution_encoding<sequence<>, tuple<sequence<2, 2>>, tuple<sequence<1>>, "
+                  "tuple<sequence<0>>, sequence<1, 1>, sequence<1>>"},
+                 {"--encoding: Ys2RHsMajor has 2 entries but Ys2RHsMinor 1"});
+}
+
+TEST_CASE("encoding --encoding: an invalid encoding is rejected with spec/'s rule and values") {
+  // The CK docs' invalid example: Ys2RHsMajor = sequence<2, 4> names X dim 3 of a 2-D tile.
+  check_rejected({"encoding", "--encoding",
+                  "tile_distribution_encoding<sequence<>, tuple<sequence<2, 2>, sequence<2, 2>>, tuple<sequence<1>, "
+                  "sequence<2>>, tuple<sequence<0>, sequence<0>>, sequence<2, 4>, sequence<1, 1>>"},
+                 {"spec/ rejects the parameters: encoding: a P or Y names an (major, minor) that is no R or H "
+                  "component (Y = 1, major = 4, minor = 1)"});
+  check_rejected({"encoding", "--encoding",
+                  "tile_distribution_encoding<sequence<>, tuple<sequence<2, 2>, sequence<2, 2>>, tuple<sequence<1>, "
+                  "sequence<2>>, tuple<sequence<0>, sequence<0>>, sequence<1>, sequence<1>>"},
+                 {"encoding: an H component is named by no P or Y (major = 2, minor = 1, length = 2)"});
+  check_rejected({"encoding", "--encoding",
+                  "tile_distribution_encoding<sequence<>, tuple<sequence<2, 2>>, tuple<sequence<1>>, "
+                  "tuple<sequence<0>>, sequence<1>, sequence<0>>"},
+                 {"encoding: an R or H component is named by two P/Y entries (Y = 0, major = 1, minor = 0)"});
+  check_rejected({"encoding", "--encoding",
+                  "tile_distribution_encoding<sequence<>, tuple<sequence<2, 2, 2>>, tuple<sequence<1>, sequence<1>, "
+                  "sequence<1>>, tuple<sequence<0>, sequence<1>, sequence<2>>, sequence<>, sequence<>>"},
+                 {"encoding: there must be 1 P dim (lane) or 2 (warp, lane) (P dims = 3)"});
+  check_rejected({"encoding", "--encoding",
+                  "tile_distribution_encoding<sequence<>, tuple<sequence<0, 2>>, tuple<sequence<1>>, "
+                  "tuple<sequence<0>>, sequence<1>, sequence<1>>"},
+                 {"every length must be >= 1"});
+  check_rejected({"encoding", "--encoding",
+                  "tile_distribution_encoding<sequence<>, tuple<sequence<2048>, sequence<1024>>, tuple<sequence<1>>, "
+                  "tuple<sequence<0>>, sequence<2>, sequence<0>>"},
+                 {"the tile (X lengths 2048 x 1024) has more than 1048576 elements (2^20), the limit"});
+}
+
+TEST_CASE("encoding: bad launches, pattern parameters and options exit 2 with one line") {
+  check_rejected({"encoding", "docs-4x4", "--threads", "64"},
+                 {"spec/ rejects the parameters: encoding: the P lengths need more warps or lanes than the launch has "
+                  "(P warps = 2, P lanes = 2, threads = 64, warp size = 64)"});
+  check_rejected({"encoding", "mfma-32x32x8-c", "--warp-size", "32"}, {"P lanes = 64, threads = 32, warp size = 32"});
+  check_rejected({"encoding", "warp-raked", "--cols", "30"},
+                 {"encoding pattern: every split must be exact", "(cols = 30, vector = 8)"});
+  check_rejected({"encoding", "block-raked", "--rows", "32"}, {"(rows = 32, rows per pass = threads/X0 = 64)"});
+  check_rejected({"encoding", "thread-raked", "--threads", "200"}, {"(threads = 200, warp size = 64)"});
+  check_rejected({"encoding"}, {"encoding needs a NAME or --encoding TEXT", "docs-4x4 warp-raked"});
+  check_rejected({"encoding", "zigzag"}, {"unknown encoding 'zigzag'", "mfma-32x32x8-a"});
+  check_rejected({"encoding", "docs-4x4", "--encoding", docs_4x4_spelling},
+                 {"give a NAME or --encoding TEXT, not both"});
+  check_rejected({"encoding", "docs-4x4", "--rows", "4"}, {"unknown option --rows for encoding docs-4x4"});
+  check_rejected({"encoding", "docs-4x4", "--vector", "0"},
+                 {"option --vector must be unknown or in [1, 1048576] (got 0)"});
+  check_rejected({"encoding", "docs-4x4", "--vector", "four"},
+                 {"option --vector: 'four' is neither an integer nor 'unknown'"});
+  check_rejected({"encoding", "docs-4x4", "--vector"}, {"option --vector needs a value"});
+  check_rejected({"encoding", "docs-4x4", "--vector", "4", "--vector=2"}, {"option --vector is given twice"});
+  check_rejected({"encoding", "docs-4x4", "--order", "zigzag"},
+                 {"option --order: 'zigzag' is not one of linear|snake"});
+  check_rejected({"encoding", "docs-4x4", "--svg="}, {"option --svg: the value is empty"});
+  check_rejected({"encoding", "--encoding"}, {"option --encoding needs a value"});
+}
+
+TEST_CASE("encoding --svg: one cell per element, well-formed, boxes per vector access, renders with rsvg-convert") {
+  const std::string path = temp_path("tilesim-svg");
+  const result r = run_tilesim({"encoding", "warp-raked", "--vector", "8", "--svg", path});
+  CHECK(r.code == 0);
+  CHECK(r.err.empty());
+  CHECK(r.out == run_tilesim({"encoding", "warp-raked", "--vector", "8"}).out);  // the text is the same
+  const std::string svg = slurp(path);
+  CHECK(svg.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"", 0) == 0);
+  CHECK(xml_problem(svg).empty());
+  CAPTURE(xml_problem(svg));
+  CHECK(count_of(svg, "<rect class=\"cell") == 64 * 32);
+  CHECK(count_of(svg, "<rect class=\"vec\"") == 256);  // one 8-wide access per thread
+  CHECK(count_of(svg, ">3:63</text>") == 8);           // thread (3, 63) labels its 8 cells
+  CHECK(contains(svg, "tilesim encoding warp-raked: X 64 x 32"));
+  CHECK(contains(svg, "tile_distribution_encoding&lt;sequence&lt;1&gt;"));
+  if (std::system("command -v rsvg-convert >/dev/null 2>&1") == 0) {
+    const std::string png = temp_path("tilesim-png");
+    CHECK(std::system(("rsvg-convert '" + path + "' -o '" + png + "'").c_str()) == 0);
+    CHECK(slurp(png).rfind("\x89PNG", 0) == 0);
+    unlink(png.c_str());
+  } else {
+    MESSAGE("rsvg-convert not installed: the SVG was checked for well-formedness only");
+  }
+  // Replicated cells are marked: under R = <2> every element of copy-r is held twice.
+  const result c = run_tilesim({"encoding", "copy-r", "--svg", path});
+  CHECK(c.code == 0);
+  const std::string replicated = slurp(path);
+  CHECK(xml_problem(replicated).empty());
+  CHECK(count_of(replicated, "<rect class=\"cell rep\"") == 32 * 64);
+  CHECK(count_of(replicated,
+                 " \xC3\x97"
+                 "2</text>") == 32 * 64);  // "d5 ×2"
+  unlink(path.c_str());
+}
+
+TEST_CASE("encoding --svg: refused for non-2-D tiles and unwritable paths; a failure keeps the old file") {
+  const std::string path = temp_path("tilesim-svg");
+  {
+    std::ofstream f(path);
+    f << "keep";
+  }
+  check_rejected({"encoding", "--encoding",
+                  "tile_distribution_encoding<sequence<>, tuple<sequence<4>>, tuple<sequence<1>>, tuple<sequence<0>>, "
+                  "sequence<>, sequence<>>",
+                  "--svg", path},
+                 {"--svg draws 2-D tiles only; this encoding has 1 X dim"});
+  check_rejected({"encoding", "docs-4x4", "--threads", "64", "--svg", path}, {"P warps = 2"});
+  CHECK(slurp(path) == "keep");
+  check_rejected({"encoding", "docs-4x4", "--svg", "/nonexistent-dir/x.svg"},
+                 {"--svg: cannot write '/nonexistent-dir/x.svg': No such file or directory"});
+  const char* tmp = std::getenv("TMPDIR");
+  check_rejected({"encoding", "docs-4x4", "--svg", tmp ? tmp : "/tmp"}, {"--svg: cannot write", "Is a directory"});
+  unlink(path.c_str());
 }

@@ -2,7 +2,10 @@
 //
 //   tilesim layout NAME [options]   one built-in layout as offset and bank grids (layouts.hpp, grid.hpp)
 //   tilesim examples [options]      every built-in layout with its defaults, under "== tilesim layout NAME"
-//   tilesim --help, tilesim layout --help
+//   tilesim encoding NAME|--encoding TEXT [options]
+//                                   a tile distribution encoding explained: lengths, launch, load/store traits,
+//                                   the (warp, lane) -> x table, optionally an SVG (encodings.hpp)
+//   tilesim --help, tilesim layout --help, tilesim encoding --help
 //
 // Exit codes: 0 success; 2 a usage mistake or parameters that spec/ rejects (one line on stderr, starting
 // "tilesim: error: ", naming the option or rule and the values); 1 stdout could not be written, or an
@@ -15,6 +18,7 @@
 #include <vector>
 
 #include "cli/args.hpp"
+#include "cli/encodings.hpp"
 #include "cli/grid.hpp"
 #include "cli/layouts.hpp"
 #include "spec/rules.hpp"
@@ -58,12 +62,14 @@ const char* const exit_codes =
     "exit codes:\n"
     "  0  success\n"
     "  1  the output could not be written, or an internal error (a bug in tilesim; please report it)\n"
-    "  2  bad command line (unknown command, layout or option; missing, non-integer or out-of-range value;\n"
-    "     a grid over 2^20 cells) or parameters spec/ rejects (the message names the rule and the values);\n"
+    "  2  bad command line (unknown command, layout, encoding or option; missing, non-integer or out-of-range\n"
+    "     value; a grid over 2^20 cells; a malformed encoding text; an unwritable --svg file) or parameters\n"
+    "     spec/ rejects (the message names the rule and the values);\n"
     "     one line on stderr starting \"tilesim: error: \"\n";
 
 void print_help(std::ostream& out) {
-  out << "tilesim: print tilesim's built-in 2-D LDS layouts (spec/layouts) as grids of element offsets and banks.\n"
+  out << "tilesim: print tilesim's built-in 2-D LDS layouts (spec/layouts) as grids of element offsets and banks,\n"
+         "and explain CK Tile tile distribution encodings (which thread holds which element, how it is loaded).\n"
          "\n"
          "usage:\n"
          "  tilesim layout NAME [options]    print one layout; NAME is one of: "
@@ -71,8 +77,16 @@ void print_help(std::ostream& out) {
       << "\n"
          "  tilesim examples [options]       print every layout with its default parameters (the common options\n"
          "                                   below apply to all of them)\n"
+         "  tilesim encoding NAME [options]  explain a built-in tile distribution encoding; NAME is one of:\n"
+         "                                   "
+      << encoding_names()
+      << "\n"
+         "  tilesim encoding --encoding TEXT [options]\n"
+         "                                   explain an encoding pasted in CK's spelling\n"
+         "                                   (tile_distribution_encoding<sequence<...>, tuple<...>, ...>)\n"
          "  tilesim --help                   this text\n"
          "  tilesim layout --help            layouts, their options and defaults, the bank model\n"
+         "  tilesim encoding --help          encodings, the accepted syntax, options, output, SVG\n"
          "\n"
       << exit_codes;
 }
@@ -145,7 +159,7 @@ int run_examples(const std::vector<std::string>& args) {
 }
 
 int run(const std::vector<std::string>& args) {
-  if (args.empty()) throw usage_error("no command given (commands: layout, examples; see tilesim --help)");
+  if (args.empty()) throw usage_error("no command given (commands: layout, examples, encoding; see tilesim --help)");
   const std::string& cmd = args[0];
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   if (cmd == "--help" || cmd == "-h" || cmd == "help") {
@@ -154,7 +168,8 @@ int run(const std::vector<std::string>& args) {
   }
   if (cmd == "layout") return run_layout(rest);
   if (cmd == "examples") return run_examples(rest);
-  throw usage_error("unknown command '" + cmd + "' (commands: layout, examples; see tilesim --help)");
+  if (cmd == "encoding") return run_encoding(rest);
+  throw usage_error("unknown command '" + cmd + "' (commands: layout, examples, encoding; see tilesim --help)");
 }
 
 // spec_error::what() reads "tilesim: <rule text> (values)"; the cli prefix replaces its "tilesim: ".

@@ -19,6 +19,8 @@
 #pragma once
 
 #include "spec/coordinate.hpp"
+#include "spec/transforms/embed.hpp"
+#include "spec/transforms/unmerge.hpp"
 
 namespace tilesim {
 

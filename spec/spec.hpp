@@ -40,3 +40,6 @@
 #include "spec/window/load_store_traits.hpp"
 #include "spec/window/tensor_view.hpp"
 #include "spec/window/tile_window.hpp"
+#include "spec/distribution/sweep.hpp"
+#include "spec/distribution/encoding_algebra.hpp"
+#include "spec/distribution/patterns.hpp"

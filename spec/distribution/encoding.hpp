@@ -192,6 +192,21 @@ struct tile_distribution_encoding {
            seq([&](int k) { return y[k].minor; }, n_y) + ">";
   }
 
+  // Host only: the make_encoding call that rebuilds this encoding; docs 4x4:
+  // "make_encoding({}, {{2, 2}, {2, 2}}, {{{1, 0}}, {{2, 0}}}, {{1, 1}, {2, 1}})".
+  std::string cpp() const {
+    auto list = [](auto&& item, int n) {
+      std::string s = "{";
+      for (int k = 0; k < n; ++k) s += (k ? ", " : "") + item(k);
+      return s + "}";
+    };
+    auto address = [](rh c) { return "{" + std::to_string(c.major) + ", " + std::to_string(c.minor) + "}"; };
+    return "make_encoding(" + list([&](int k) { return std::to_string(r[k]); }, n_r) + ", " +
+           list([&](int i) { return list([&](int k) { return std::to_string(h[i][k]); }, n_h[i]); }, n_x) + ", " +
+           list([&](int i) { return list([&](int k) { return address(p[i][k]); }, p_size[i]); }, n_p) + ", " +
+           list([&](int j) { return address(y[j]); }, n_y) + ")";
+  }
+
  private:
   // Splits each P value over the components it merges; the most significant one takes what is left.
   TILESIM_HOST_DEVICE constexpr void assign_p(index_t (&value)[1 + max_x][max_components], const multi_index<max_p>& ps) const {
