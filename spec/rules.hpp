@@ -56,6 +56,7 @@
   X(distributed_tensor_too_small, "distributed_tensor: the encoding needs more elements than the capacity")  \
   X(window_shape_mismatch, "tile_window: the view, the window lengths and the encoding's X must agree")       \
   X(window_buffer_too_small, "tensor_view: the buffer holds fewer elements than the descriptor's space") \
+  X(window_vector_too_long, "tile_window: one vector access may move at most 64 elements") \
   X(encoding_embed_p_count, "encoding embed: outer and inner need 1 P dim each (the outer's becomes the warp, the inner's the lane)") \
   X(encoding_reduce_every_dim, "encoding reduce: at least one X dim must remain") \
   X(pattern_not_dividing, "encoding pattern: every split must be exact: vector | cols, cols/vector | warp size, warp size | threads, threads/(cols/vector) | rows")

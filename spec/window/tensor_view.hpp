@@ -1,13 +1,15 @@
 // tilesim/spec/window/tensor_view.hpp: a descriptor over a buffer of elements; the memory a tile window reads.
 //
 // DEFINITION. tensor_view<Desc, Buffer> pairs a descriptor (top index -> element offset) with an element
-// buffer. The buffer is the only thing that touches memory, through four calls:
-//   size()                      elements addressable (CK's num_records / sizeof(T))
-//   read(offset)  -> T          element `offset`, or T{} outside [0, size()) (AMD buffer loads return 0)
-//   write(offset, v)            element `offset` = v; dropped outside [0, size()) (buffer stores drop)
-//   add(offset, v)              element `offset` += v; dropped outside [0, size())
+// buffer. The buffer is the only thing that touches memory, one whole vector access at a time:
+//   size()                            elements addressable (CK's num_records / sizeof(T))
+//   load(offset, n, out, valid)       out[0..n) = elements offset..offset+n-1; T{} where outside [0, size())
+//                                     (AMD buffer loads return 0); all T{} when !valid (CK zeroes the vector)
+//   store(offset, n, in, valid)       elements = in[0..n) where inside [0, size()); nothing when !valid
+//   add(offset, n, in, valid)         the same with +=
 // so no offset a program computes ever reaches host memory outside the allocation. span_buffer<T> is the
-// plain one over a T array; the simulator substitutes its own buffer that also records every access.
+// plain one over a T array; the simulator substitutes its own buffer, which also records each vector access
+// (and decides, per address space, whether an invalid vector still moves data, as a global load does).
 // The address space (global or LDS) only changes how strict mode names a stray access: CK checks neither
 // window nor tensor bounds on LDS, and on the GPU an LDS offset past the allocation aliases other data.
 //
@@ -26,11 +28,12 @@ enum class address_space { global, lds };
 
 // The memory behind a view: element reads and writes, range-checked against size().
 template <class B>
-concept element_buffer = requires(B b, const B cb, index_t offset, typename B::value_type v) {
+concept element_buffer = requires(B b, const B cb, index_t offset, typename B::value_type* out,
+                                  const typename B::value_type* in, bool valid) {
   { cb.size() } -> std::same_as<index_t>;
-  { cb.read(offset) } -> std::same_as<typename B::value_type>;
-  b.write(offset, v);
-  b.add(offset, v);
+  cb.load(offset, offset, out, valid);
+  b.store(offset, offset, in, valid);
+  b.add(offset, offset, in, valid);
 };
 
 // A T array of `count` elements; out-of-range reads give T{} and out-of-range writes are dropped.
@@ -42,12 +45,17 @@ struct span_buffer {
 
   TILESIM_HOST_DEVICE constexpr index_t size() const { return count; }
   TILESIM_HOST_DEVICE constexpr bool holds(index_t offset) const { return offset >= 0 && offset < count; }
-  TILESIM_HOST_DEVICE constexpr T read(index_t offset) const { return holds(offset) ? data[offset] : T{}; }
-  TILESIM_HOST_DEVICE constexpr void write(index_t offset, const T& v) const {
-    if (holds(offset)) data[offset] = v;
+  // Elements offset..offset+n-1 into out; 0 outside the buffer or when !valid. {1,2,3}.load(2, 2, o, true): o = {3, 0}.
+  TILESIM_HOST_DEVICE constexpr void load(index_t offset, index_t n, T* out, bool valid) const {
+    for (index_t j = 0; j < n; ++j) out[j] = valid && holds(offset + j) ? data[offset + j] : T{};
   }
-  TILESIM_HOST_DEVICE constexpr void add(index_t offset, const T& v) const {
-    if (holds(offset)) data[offset] += v;
+  TILESIM_HOST_DEVICE constexpr void store(index_t offset, index_t n, const T* in, bool valid) const {
+    for (index_t j = 0; j < n; ++j)
+      if (valid && holds(offset + j)) data[offset + j] = in[j];
+  }
+  TILESIM_HOST_DEVICE constexpr void add(index_t offset, index_t n, const T* in, bool valid) const {
+    for (index_t j = 0; j < n; ++j)
+      if (valid && holds(offset + j)) data[offset + j] += in[j];
   }
 };
 
@@ -65,7 +73,9 @@ struct tensor_view {
   // The element at a top index (pad-invalid elements read 0, as a tile load would): 4x4: at({2, 1}) == t[9].
   TILESIM_HOST_DEVICE constexpr value_type at(const multi_index<n_dim>& top) const {
     const auto c = desc.make_coordinate(top);
-    return desc.is_valid(c) ? buffer.read(c.offset()) : value_type{};
+    value_type v{};
+    buffer.load(c.offset(), 1, &v, desc.is_valid(c));
+    return v;
   }
 };
 

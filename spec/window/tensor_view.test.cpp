@@ -14,17 +14,28 @@ TEST_CASE("view.at(top) is the element at calculate_offset(top): 4x4 row-major a
   CHECK(view.at({2, 1}) == 9.0f);
 }
 
-TEST_CASE("span_buffer: reads outside [0, size) give 0 and writes there are dropped") {
+TEST_CASE("span_buffer: vector elements outside [0, size) load 0 and are not stored; an invalid vector is all 0") {
   int t[4] = {1, 2, 3, 4};
   const span_buffer<int> b{t, 3};
-  CHECK(b.read(-1) == 0);
-  CHECK(b.read(3) == 0);
-  CHECK(b.read(2) == 3);
-  b.write(3, 99);
-  b.add(-5, 99);
-  CHECK(t[3] == 4);
-  b.add(0, 10);
-  CHECK(t[0] == 11);
+  int out[3] = {-1, -1, -1};
+  b.load(1, 3, out, true);
+  CHECK(out[0] == 2);
+  CHECK(out[1] == 3);
+  CHECK(out[2] == 0);
+  b.load(-1, 2, out, true);
+  CHECK(out[0] == 0);
+  CHECK(out[1] == 1);
+  b.load(0, 2, out, false);
+  CHECK(out[0] == 0);
+  CHECK(out[1] == 0);
+  const int in[2] = {99, 98};
+  b.store(2, 2, in, true);
+  CHECK(t[2] == 99);
+  CHECK(t[3] == 4);  // element 3 is outside the 3-element buffer: dropped
+  b.store(0, 2, in, false);
+  CHECK(t[0] == 1);
+  b.add(-1, 2, in, true);
+  CHECK(t[0] == 99);
 }
 
 TEST_CASE("a pad-invalid element reads 0 through view.at") {

@@ -98,6 +98,7 @@ struct tile_window {
   static constexpr int n_dim = View::n_dim;
   static constexpr int max_y = tile_distribution_encoding::max_y;
   static constexpr int max_p = tile_distribution_encoding::max_p;
+  static constexpr index_t max_vector = 64;  // elements in one vector access (checked by make_tile_window)
   using value_type = typename View::value_type;
   using coordinate_type = typename View::descriptor_type::coordinate_type;
 
@@ -158,9 +159,11 @@ struct tile_window {
     require_room(dst);
     dst.encoding = encoding;
     for_each_access([&](const window_access<n_dim>& a) {
+      value_type vec[max_vector];
+      view.buffer.load(a.offset, traits.scalars_per_vector, vec, a.valid);
       for (index_t j = 0; j < traits.scalars_per_vector; ++j) {
         const multi_index<max_y> y = element_y(a.y, j);
-        dst.at(y) = a.valid ? static_cast<T>(view.buffer.read(a.offset + j)) : T{};
+        dst.at(y) = static_cast<T>(vec[j]);
         check_element(a, j, y, memory_op::load, report);
       }
     });
@@ -201,17 +204,16 @@ struct tile_window {
   TILESIM_HOST_DEVICE constexpr void write(const distributed_tensor<T, C>& src, memory_op op, Report& report) const {
     require_room(src);
     for_each_access([&](const window_access<n_dim>& a) {
+      value_type vec[max_vector];
       for (index_t j = 0; j < traits.scalars_per_vector; ++j) {
         const multi_index<max_y> y = element_y(a.y, j);
-        if (a.valid) {
-          const value_type v = static_cast<value_type>(src.at(y));
-          if (op == memory_op::store)
-            view.buffer.write(a.offset + j, v);
-          else
-            view.buffer.add(a.offset + j, v);
-        }
+        vec[j] = static_cast<value_type>(src.at(y));
         check_element(a, j, y, op, report);
       }
+      if (op == memory_op::store)
+        view.buffer.store(a.offset, traits.scalars_per_vector, vec, a.valid);
+      else
+        view.buffer.add(a.offset, traits.scalars_per_vector, vec, a.valid);
     });
   }
 
@@ -250,6 +252,9 @@ TILESIM_HOST_DEVICE constexpr tile_window<View> make_tile_window(
     require(broken_unless(e.x_length(i) == lengths[i], rule::window_shape_mismatch, "tile_window", {"dim", i},
                           {"window length", lengths[i]}, {"encoding X length", e.x_length(i)}));
   tile_window<View> w{view, lengths, e, make_load_store_traits(e, view.desc.top_vectors(), visit), thread, {}, {}};
+  require(broken_unless(w.traits.scalars_per_vector <= tile_window<View>::max_vector, rule::window_vector_too_long,
+                        "tile_window", {"scalars per vector", w.traits.scalars_per_vector},
+                        {"limit", tile_window<View>::max_vector}));
   w.set_origin(origin);
   return w;
 }

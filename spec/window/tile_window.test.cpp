@@ -235,3 +235,12 @@ TEST_CASE("loading into a tensor with too little capacity is rejected, naming bo
   CHECK(r == rule::distributed_tensor_too_small);
   CHECK(m == "tilesim: tile_window: distributed_tensor: the encoding needs more elements than the capacity (elements per thread = 4, capacity = 2)");
 }
+
+TEST_CASE("a vector of more than 64 elements is rejected, naming its length") {
+  std::vector<float> t(256);
+  const auto view = make_tensor_view(make_naive_descriptor<1>({256}, {1}, 128, 1), t.data(), 256);
+  const auto e = make_encoding({}, {{2, 128}}, {{{1, 0}}}, {{1, 1}});
+  auto [r, m] = error_of([&] { (void)make_tile_window(view, {256}, {0}, e, partition_index(e, 0, 0)); });
+  CHECK(r == rule::window_vector_too_long);
+  CHECK(m == "tilesim: tile_window: one vector access may move at most 64 elements (scalars per vector = 128, limit = 64)");
+}
