@@ -107,4 +107,47 @@ options parse_options(const std::vector<std::string>& args, const std::vector<op
   return out;
 }
 
+// Removes `--name VALUE` or `--name=VALUE` from args and returns VALUE; nullopt when absent.
+std::optional<std::string> take_text_option(std::vector<std::string>& args, const std::string& name) {
+  std::optional<std::string> value;
+  const std::string flag = "--" + name;
+  for (std::size_t i = 0; i < args.size();) {
+    const std::string& a = args[i];
+    std::size_t used = 0;
+    std::string v;
+    if (a == flag) {
+      if (i + 1 >= args.size() || args[i + 1].rfind("--", 0) == 0)
+        throw usage_error("option " + flag + " needs a value");
+      v = args[i + 1];
+      used = 2;
+    } else if (a.rfind(flag + "=", 0) == 0) {
+      v = a.substr(flag.size() + 1);
+      used = 1;
+    }
+    if (used == 0) {
+      ++i;
+      continue;
+    }
+    if (value) throw usage_error("option " + flag + " is given twice");
+    if (v.empty()) throw usage_error("option " + flag + ": the value is empty");
+    value = v;
+    args.erase(args.begin() + static_cast<std::ptrdiff_t>(i), args.begin() + static_cast<std::ptrdiff_t>(i + used));
+  }
+  return value;
+}
+
+bool take_flag(std::vector<std::string>& args, const std::string& name) {
+  const std::string flag = "--" + name;
+  bool found = false;
+  for (std::size_t i = 0; i < args.size();) {
+    if (args[i] == flag) {
+      found = true;
+      args.erase(args.begin() + static_cast<std::ptrdiff_t>(i));
+    } else {
+      ++i;
+    }
+  }
+  return found;
+}
+
 }  // namespace tilesim::cli

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -60,5 +61,12 @@ class options {
 // in errors ("layout morton"). Throws usage_error for unknown, repeated, valueless or out-of-range options.
 options parse_options(const std::vector<std::string>& args, const std::vector<option_spec>& specs,
                       std::string_view context);
+
+// Removes a free-text option `--name VALUE` or `--name=VALUE` from args and returns VALUE (nullopt when
+// absent); for values the option table cannot hold (a path, an encoding). Given twice or empty: usage_error.
+std::optional<std::string> take_text_option(std::vector<std::string>& args, const std::string& name);
+
+// Removes every `--name` flag (no value) from args; true when there was one: take_flag(args, "json").
+bool take_flag(std::vector<std::string>& args, const std::string& name);
 
 }  // namespace tilesim::cli

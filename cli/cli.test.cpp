@@ -20,68 +20,11 @@
 
 #include "cli/args.hpp"
 #include "cli/grid.hpp"
+#include "cli/tilesim_process.test.hpp"
 
-extern char** environ;
+using namespace tilesim::testing;
 
 namespace {
-
-struct result {
-  int code = -1;  // exit status; -1 when killed by a signal
-  std::string out, err;
-};
-
-std::string slurp(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
-// Runs $TILESIM with `args`; stdout and stderr go to files so large outputs cannot block a pipe.
-result run_tilesim(const std::vector<std::string>& args) {
-  const char* exe = std::getenv("TILESIM");
-  REQUIRE_MESSAGE(exe != nullptr, "set TILESIM to the tilesim binary (meson test does)");
-  const char* tmp = std::getenv("TMPDIR");
-  std::string out_path = std::string(tmp ? tmp : "/tmp") + "/tilesim-out-XXXXXX";
-  std::string err_path = std::string(tmp ? tmp : "/tmp") + "/tilesim-err-XXXXXX";
-  const int out_fd = mkstemp(out_path.data()), err_fd = mkstemp(err_path.data());
-  REQUIRE(out_fd >= 0);
-  REQUIRE(err_fd >= 0);
-
-  std::vector<std::string> argv_s = {exe};
-  argv_s.insert(argv_s.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (std::string& a : argv_s) argv.push_back(a.data());
-  argv.push_back(nullptr);
-
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, out_fd, 1);
-  posix_spawn_file_actions_adddup2(&actions, err_fd, 2);
-  pid_t pid = 0;
-  const int spawned = posix_spawn(&pid, exe, &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  close(out_fd);
-  close(err_fd);
-  REQUIRE_MESSAGE(spawned == 0, "cannot start " << exe);
-  int status = 0;
-  waitpid(pid, &status, 0);
-
-  result r;
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.out = slurp(out_path);
-  r.err = slurp(err_path);
-  unlink(out_path.c_str());
-  unlink(err_path.c_str());
-  return r;
-}
-
-std::vector<std::string> lines(const std::string& text) {
-  std::vector<std::string> v;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) v.push_back(l);
-  return v;
-}
 
 // The numbers of row `row` in the first grid after the line that starts with `section` ("offsets:", "banks:").
 std::vector<long long> grid_row(const std::string& text, const std::string& section, long long row) {
@@ -427,16 +370,6 @@ std::size_t count_of(const std::string& s, const std::string& part) {
   std::size_t n = 0;
   for (auto at = s.find(part); at != std::string::npos; at = s.find(part, at + part.size())) ++n;
   return n;
-}
-
-// A temporary file path (the file exists, empty); removed by the caller.
-std::string temp_path(const std::string& stem) {
-  const char* tmp = std::getenv("TMPDIR");
-  std::string path = std::string(tmp ? tmp : "/tmp") + "/" + stem + "-XXXXXX";
-  const int fd = mkstemp(path.data());
-  REQUIRE(fd >= 0);
-  close(fd);
-  return path;
 }
 
 // Well-formedness of the XML subset tilesim writes: one root element, every tag closed in order, attribute

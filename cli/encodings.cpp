@@ -25,6 +25,7 @@
 #include <sstream>
 #include <system_error>
 
+#include "cli/output_file.hpp"
 #include "spec/distribution/patterns.hpp"
 #include "spec/window/load_store_traits.hpp"
 
@@ -984,70 +985,8 @@ std::string render_svg(const explanation& x) {
   return s.str();
 }
 
-// Writes `content` to a temporary file beside `path`, then renames it over `path`.
-void write_file_replacing(const std::string& path, const std::string& content) {
-  auto fail = [&](const std::string& why) { throw usage_error("--svg: cannot write '" + path + "': " + why); };
-  std::string tmp = path + ".tmp-XXXXXX";
-  const int fd = mkstemp(tmp.data());
-  if (fd < 0) fail(std::strerror(errno));
-  std::size_t done = 0;
-  while (done < content.size()) {
-    const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      const int err = errno;
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      fail(std::strerror(err));
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  const mode_t mask = ::umask(0);
-  ::umask(mask);
-  ::fchmod(fd, 0666 & ~mask);
-  if (::close(fd) != 0) {
-    const int err = errno;
-    ::unlink(tmp.c_str());
-    fail(std::strerror(err));
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int err = errno;
-    ::unlink(tmp.c_str());
-    fail(std::strerror(err));
-  }
-}
-
 // ---------------------------------------------------------------------------------------------------------
 // Command line.
-
-// Removes `--name VALUE` or `--name=VALUE` from args and returns VALUE; nullopt when absent.
-std::optional<std::string> take_text_option(std::vector<std::string>& args, const std::string& name) {
-  std::optional<std::string> value;
-  const std::string flag = "--" + name;
-  for (std::size_t i = 0; i < args.size();) {
-    const std::string& a = args[i];
-    std::size_t used = 0;
-    std::string v;
-    if (a == flag) {
-      if (i + 1 >= args.size() || args[i + 1].rfind("--", 0) == 0)
-        throw usage_error("option " + flag + " needs a value");
-      v = args[i + 1];
-      used = 2;
-    } else if (a.rfind(flag + "=", 0) == 0) {
-      v = a.substr(flag.size() + 1);
-      used = 1;
-    }
-    if (used == 0) {
-      ++i;
-      continue;
-    }
-    if (value) throw usage_error("option " + flag + " is given twice");
-    if (v.empty()) throw usage_error("option " + flag + ": the value is empty");
-    value = v;
-    args.erase(args.begin() + static_cast<std::ptrdiff_t>(i), args.begin() + static_cast<std::ptrdiff_t>(i + used));
-  }
-  return value;
-}
 
 }  // namespace
 
@@ -1168,7 +1107,7 @@ int run_encoding(const std::vector<std::string>& args_in) {
     if (x.tile > max_svg_cells)
       throw usage_error("--svg: the tile has " + num(x.tile) + " cells, more than the limit of " + num(max_svg_cells) +
                         " (2^16)");
-    write_file_replacing(*svg_path, render_svg(x));
+    write_file_replacing(*svg_path, render_svg(x), "--svg");
   }
   std::cout << report;
   return 0;

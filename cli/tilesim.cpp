@@ -5,6 +5,9 @@
 //   tilesim encoding NAME|--encoding TEXT [options]
 //                                   a tile distribution encoding explained: lengths, launch, load/store traits,
 //                                   the (warp, lane) -> x table, optionally an SVG (encodings.hpp)
+//   tilesim bank --arch ARCH [FILE|-]   LDS wavefronts and cycles of each pattern in a file (bank.hpp)
+//   tilesim global --arch ARCH [FILE|-] global-memory sectors of each pattern in a file (bank.hpp)
+//   tilesim run PROGRAM [options]       a built-in tile program on the simulator, priced per instruction (run.hpp)
 //   tilesim --help, tilesim layout --help, tilesim encoding --help
 //
 // Exit codes: 0 success; 2 a usage mistake or parameters that spec/ rejects (one line on stderr, starting
@@ -18,6 +21,8 @@
 #include <vector>
 
 #include "cli/args.hpp"
+#include "cli/bank.hpp"
+#include "cli/run.hpp"
 #include "cli/encodings.hpp"
 #include "cli/grid.hpp"
 #include "cli/layouts.hpp"
@@ -84,6 +89,14 @@ void print_help(std::ostream& out) {
          "  tilesim encoding --encoding TEXT [options]\n"
          "                                   explain an encoding pasted in CK's spelling\n"
          "                                   (tile_distribution_encoding<sequence<...>, tuple<...>, ...>)\n"
+         "  tilesim bank --arch ARCH [FILE|-]\n"
+         "                                   LDS bank conflicts of single instructions: NAME WAVEFRONTS CYCLES\n"
+         "                                   per pattern line (tilesim bank --help: format, models, errors)\n"
+         "  tilesim global --arch ARCH [FILE|-]\n"
+         "                                   global-memory sectors of single instructions: NAME SECTORS\n"
+         "  tilesim run copy [options]       run a built-in tile program for every lane on the simulator: per\n"
+         "                                   instruction wavefronts, N-way, sectors, cycles; races and\n"
+         "                                   out-of-bounds accesses (tilesim run --help)\n"
          "  tilesim --help                   this text\n"
          "  tilesim layout --help            layouts, their options and defaults, the bank model\n"
          "  tilesim encoding --help          encodings, the accepted syntax, options, output, SVG\n"
@@ -159,7 +172,8 @@ int run_examples(const std::vector<std::string>& args) {
 }
 
 int run(const std::vector<std::string>& args) {
-  if (args.empty()) throw usage_error("no command given (commands: layout, examples, encoding; see tilesim --help)");
+  if (args.empty())
+    throw usage_error("no command given (commands: layout, examples, encoding, bank, global, run; see tilesim --help)");
   const std::string& cmd = args[0];
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   if (cmd == "--help" || cmd == "-h" || cmd == "help") {
@@ -169,7 +183,11 @@ int run(const std::vector<std::string>& args) {
   if (cmd == "layout") return run_layout(rest);
   if (cmd == "examples") return run_examples(rest);
   if (cmd == "encoding") return run_encoding(rest);
-  throw usage_error("unknown command '" + cmd + "' (commands: layout, examples, encoding; see tilesim --help)");
+  if (cmd == "bank") return run_bank(rest);
+  if (cmd == "global") return run_global(rest);
+  if (cmd == "run") return run_program_command(rest);
+  throw usage_error("unknown command '" + cmd +
+                    "' (commands: layout, examples, encoding, bank, global, run; see tilesim --help)");
 }
 
 // spec_error::what() reads "tilesim: <rule text> (values)"; the cli prefix replaces its "tilesim: ".

@@ -14,6 +14,7 @@ struct wave_state {
   std::size_t next = 0;           // next step
   double ready = 0;               // earliest time the next step may issue
   double outstanding_until = 0;   // completion of everything issued so far
+  double loads_until = 0;         // completion of every load issued so far
   bool at_barrier = false;
 };
 }  // namespace
@@ -51,8 +52,10 @@ timing_result time_workgroup(const std::vector<std::vector<timed_step>>& waves, 
         state[w].at_barrier = true;
         continue;
       }
-      if (state[w].ready < best) {
-        best = state[w].ready;
+      const timed_step& next = waves[w][state[w].next];
+      const double ready = next.waits_for_loads ? std::max(state[w].ready, state[w].loads_until) : state[w].ready;
+      if (ready < best) {
+        best = ready;
         pick = w;
       }
     }
@@ -76,12 +79,13 @@ timing_result time_workgroup(const std::vector<std::vector<timed_step>>& waves, 
     const timed_step& s = waves[pick][state[pick].next];
     step_times& t = r.waves[pick][state[pick].next];
     const int p = static_cast<int>(s.pipe);
-    t.issue = state[pick].ready;
+    t.issue = best;
     t.start = std::max(t.issue, pipe_free[p]);
     pipe_free[p] = t.start + s.occupancy;
     r.pipe_busy[p] += s.occupancy;
     t.complete = pipe_free[p] + s.latency;
     state[pick].outstanding_until = std::max(state[pick].outstanding_until, t.complete);
+    if (s.is_load) state[pick].loads_until = std::max(state[pick].loads_until, t.complete);
     state[pick].ready = t.issue + params.issue_cycles;
     ++state[pick].next;
   }

@@ -8,7 +8,9 @@
 //   * pipes: each pipe serves one instruction at a time, for `occupancy` cycles (LDS: max(floor, wavefronts
 //     x cycles per wavefront), the steady-state cost the bank model predicts); an instruction starts when it
 //     is issued and the pipe is free, and completes `latency` cycles after its service ends;
-//   * memory instructions do not block the wave (no register dependences are modelled); a barrier waits until
+//   * a load does not block the wave; an instruction marked `waits_for_loads` (a store, which in a tile
+//     program stores what earlier loads brought: the s_waitcnt / scoreboard wait) issues only after every
+//     earlier load of its wave has completed; no other register dependence is modelled; a barrier waits until
 //     every wave has arrived and every instruction it issued before the barrier has completed (the
 //     s_waitcnt / __syncthreads contract), then releases all waves `barrier_cycles` later.
 // The workgroup's cycles are the time its last step completes.
@@ -36,6 +38,8 @@ struct timed_step {
   pipe_id pipe = pipe_id::lds;  // which pipe serves the instruction
   double occupancy = 1;         // cycles the pipe is busy with it
   double latency = 0;           // cycles from the end of service to completion
+  bool is_load = false;         // its completion releases waits_for_loads
+  bool waits_for_loads = false; // issue only after the wave's earlier loads completed
 };
 
 struct timing_params {

@@ -13,6 +13,8 @@ namespace {
 timed_step lds(double occupancy, double latency) { return {false, pipe_id::lds, occupancy, latency}; }
 timed_step global(double occupancy, double latency) { return {false, pipe_id::global, occupancy, latency}; }
 timed_step barrier() { return {true, pipe_id::lds, 0, 0}; }
+timed_step load(pipe_id p, double occupancy, double latency) { return {false, p, occupancy, latency, true, false}; }
+timed_step store(pipe_id p, double occupancy, double latency) { return {false, p, occupancy, latency, false, true}; }
 }  // namespace
 
 TEST_CASE("worked example: two waves share the LDS pipe; the second waits 4 cycles and completes at 18") {
@@ -67,4 +69,11 @@ TEST_CASE("a wave issues at most one instruction per issue_cycles") {
   const auto r = time_workgroup({{lds(1, 0), lds(1, 0), lds(1, 0)}}, {4, 0});
   CHECK(r.waves[0][1].issue == 4);
   CHECK(r.waves[0][2].issue == 8);
+}
+
+TEST_CASE("a store waits for the wave's earlier loads to complete; a load does not") {
+  // LDS load (1 + 30 = completes 31), then a global store: issues at 31, not at 1.
+  const auto r = time_workgroup({{load(pipe_id::lds, 1, 30), store(pipe_id::global, 2, 100), load(pipe_id::lds, 1, 30)}}, {1, 0});
+  CHECK(r.waves[0][1].issue == 31);
+  CHECK(r.waves[0][2].issue == 32);  // the next load only waits for the issue slot
 }

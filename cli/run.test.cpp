@@ -1,0 +1,95 @@
+// tilesim/cli/run.test.cpp: `tilesim run`, tested by running the built binary ($TILESIM).
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "cli/tilesim_process.test.hpp"
+
+using namespace tilesim::testing;
+
+namespace {
+// The words of the report line of one instruction ("lds load" -> {"lds", "load", "lds", "load", "16", ...}).
+std::vector<std::string> row(const result& r, const std::string& label) {
+  for (const std::string& l : lines(r.out))
+    if (l.rfind(label + " ", 0) == 0) return words(l);
+  FAIL("no line for " << label << " in:\n" << r.out);
+  return {};
+}
+}  // namespace
+
+TEST_CASE("run copy on gfx942: row-major read down the rows is 2-way (64 wavefronts, ideal 32); ck-xor is 32, 1-way") {
+  const result row_major = run_tilesim({"run", "copy"});
+  CHECK(row_major.code == 0);
+  CHECK(row_major.out.find("result: output == input (2048 elements)") != std::string::npos);
+  const std::vector<std::string> a = row(row_major, "lds load");
+  // label(2) space op B/lane inst wavefronts ideal N-way sectors ideal cycles
+  REQUIRE(a.size() == 12);
+  CHECK(a[5] == "4");
+  CHECK(a[6] == "64");
+  CHECK(a[7] == "32");
+  CHECK(a[8] == "2");
+  const std::vector<std::string> s = row(row_major, "global load");
+  CHECK(s[9] == "128");
+  CHECK(row_major.out.find("findings: none") != std::string::npos);
+
+  const result xr = run_tilesim({"run", "copy", "--layout", "ck-xor"});
+  const std::vector<std::string> b = row(xr, "lds load");
+  CHECK(b[6] == "32");
+  CHECK(b[8] == "1");
+}
+
+TEST_CASE("run copy --json gives one object with every instruction and the totals") {
+  const result r = run_tilesim({"run", "copy", "--arch", "sm90", "--json"});
+  CHECK(r.code == 0);
+  REQUIRE(!r.out.empty());
+  CHECK(r.out.front() == '{');
+  CHECK(r.out.find("\"arch\": \"sm90\"") != std::string::npos);
+  for (const char* label : {"global load", "lds store", "lds load", "global store"})
+    CHECK(r.out.find(std::string("\"label\": \"") + label + "\"") != std::string::npos);
+  CHECK(r.out.find("\"cycles_per_workgroup\"") != std::string::npos);
+}
+
+TEST_CASE("run copy --svg writes the bank heat map, which rsvg-convert renders when installed") {
+  const std::string svg = temp_path("tilesim-heat") + ".svg";
+  const result r = run_tilesim({"run", "copy", "--svg", svg});
+  CHECK(r.code == 0);
+  const std::string text = slurp(svg);
+  CHECK(text.find("<svg") == 0);
+  CHECK(text.find("lds load: gfx942 load 16 B/lane; 16 wavefronts (ideal 8), 2-way") != std::string::npos);
+  if (std::system("command -v rsvg-convert > /dev/null 2>&1") == 0) {
+    const std::string png = svg + ".png";
+    CHECK(std::system(("rsvg-convert '" + svg + "' -o '" + png + "'").c_str()) == 0);
+    std::remove(png.c_str());
+  }
+  std::remove(svg.c_str());
+}
+
+TEST_CASE("run: bad programs, options and parameters are one error line with exit code 2") {
+  const std::vector<std::vector<std::string>> bad = {
+      {"run"},
+      {"run", "gemm"},
+      {"run", "copy", "--layout", "diagonal"},
+      {"run", "copy", "--rows", "0"},
+      {"run", "copy", "--cols", "30"},               // the warp-raked pattern needs vector | cols
+      {"run", "copy", "--threads", "100"},           // not a whole number of waves for the pattern
+      {"run", "copy", "--svg", "/nonexistent-dir/heat.svg"},
+      {"run", "copy", "--arch", "sm91"},
+  };
+  for (const auto& args : bad) {
+    const result r = run_tilesim(args);
+    INFO(args.back());
+    CHECK(r.code == 2);
+    CHECK(r.err.rfind("tilesim: error: ", 0) == 0);
+    CHECK(lines(r.err).size() == 1);
+  }
+}
+
+TEST_CASE("run --help names the program and every option") {
+  const result r = run_tilesim({"run", "--help"});
+  CHECK(r.code == 0);
+  for (const char* o : {"--arch", "--layout", "--read", "--rows", "--cols", "--json", "--svg"})
+    CHECK(r.out.find(o) != std::string::npos);
+}

@@ -1,0 +1,128 @@
+// tilesim/sim/arch/arch.hpp: what one GPU architecture's memory system looks like, as data.
+//
+// DEFINITION. An `arch_table` holds the facts the memory models need and nothing they compute: the wave size,
+// the LDS (shared memory) banks, and for every LDS instruction class (load or store, 1/2/4/8/16 bytes per
+// lane) an `lds_phase_rule`: which lanes the hardware serves together ("phases", explicit lane lists so
+// AMD's non-contiguous ds_read_b128 groups are plain data), over how many banks, and which repeated-address
+// merging applies. Timing constants (pipe rate, fitted steady-state cycles, latency) and the global-memory
+// sector geometry sit beside them. Every number carries its source in a comment where it is defined
+// (sm90.cpp, gfx90a.cpp, gfx942.cpp, gfx950.cpp); numbers no source gives say "assumed, not measured".
+//
+// WORKED EXAMPLE.
+//   const arch_table& a = arch_named("gfx942");
+//   const lds_phase_rule& r = a.lds_rule(access_kind::load, 16);   // ds_read_b128
+//   r.phases.size() == 8; r.phases[0] == {0,1,2,3,20,21,22,23}; r.banks == 32
+//   arch_named("sm90").lds_rule(access_kind::load, 16).phases[1] == {8..15}; .merge == lds_merge::sm90_pairs
+//   arch_named("sm91") throws std::invalid_argument("unknown architecture 'sm91' (known: sm90, gfx90a, ...)")
+//
+// INVARIANTS (checked by `check_arch_table`, tested for every table): each rule's phases partition the
+// lanes [0, wave_size) with no lane twice; every (kind, width) in {load, store} x {1, 2, 4, 8, 16} has a
+// rule; a rule's banks are a power of two <= max_banks; a rule with lds_merge::sm90_pairs has an even
+// number of phases, each pair (2k, 2k+1) covering an aligned block of lanes, so lane^1 and lane^2 stay
+// in the block; sector_bytes and line_bytes are powers of two, line >= sector.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/wave_access.hpp"
+
+namespace tilesim::sim {
+
+// Most banks any table may name (gfx950 has 64); the models size their scratch arrays by it.
+inline constexpr int max_banks = 64;
+// Most lanes in a wave (AMD wave64).
+inline constexpr int max_wave_size = 64;
+
+// How repeated addresses of one instruction change its cost before the phases are charged.
+enum class lds_merge {
+  none,        // each phase pays max over banks of distinct 4-byte words; that is all
+  sm90_pairs,  // sm90 LDS.64/LDS.128 (measured on an H200, sim/calibration/README.md): lanes whose partner
+               // lane^1 (or, for the whole group, lane^2) reads the same address are served in pairs;
+               // see lds_banks.hpp for how the counted wavefronts and the pipe passes each use it
+};
+
+// One LDS instruction class of one architecture.
+struct lds_phase_rule {
+  access_kind kind = access_kind::load;
+  int width = 4;                          // bytes per lane this rule covers
+  int banks = 32;                         // 4-byte banks one phase is checked over
+  std::vector<std::vector<int>> phases;   // lane groups in issue order; together a partition of the lanes
+  lds_merge merge = lds_merge::none;
+  std::string_view evidence;              // where the phase table comes from ("assumed, not measured: ...")
+};
+
+// Steady-state cost of LDS instructions repeated back to back by many waves of one block (lds_timing.hpp).
+//   cycles = max(floor[kind], slope[kind] * pipe_slots + intercept[kind] + packed_extra (sm90 paired loads),
+//                port cycles (AMD))
+// Index 0 is load, 1 is store.
+struct lds_timing_constants {
+  double wavefronts_per_clock = 1;           // LDS pipe: bank passes per clock per SM / CU
+  std::array<double, 2> floor{0, 0};         // cycles per access that no pattern goes below
+  std::array<double, 2> slope{1, 1};         // cycles per pipe slot
+  std::array<double, 2> intercept{0, 0};
+  double packed_extra = 0;                   // extra cycles of a paired (sm90_pairs) load
+  // AMD port model (ports == 0: not modelled). Per port: an instruction needs its active lanes'
+  // addresses (addresses_per_clock) and its data (bytes_per_clock); a store sends both one after the other,
+  // a load overlaps them. Ports work in parallel, so a port's cycles are divided by `ports`.
+  int ports = 0;
+  double addresses_per_clock = 16;
+  std::array<double, 2> port_bytes_per_clock{64, 64};
+  double latency_cycles = 0;                 // an isolated access, issue to data (LDS hit)
+};
+
+struct arch_table {
+  std::string_view name;         // "sm90"
+  std::string_view description;  // "NVIDIA Hopper (H100/H200), 32 lanes, 32 banks x 4 B"
+  int wave_size = 32;
+  int banks = 32;                // physical 4-byte LDS banks
+  int bank_bytes = 4;
+  std::vector<lds_phase_rule> lds_rules;
+  lds_timing_constants lds_timing;
+  int sector_bytes = 32;         // global memory: the unit `tilesim global` counts
+  int line_bytes = 128;
+  std::string_view global_evidence;
+
+  // The rule for (kind, width): lds_rule(access_kind::store, 8). Throws std::invalid_argument for a width
+  // that is not 1, 2, 4, 8 or 16.
+  const lds_phase_rule& lds_rule(access_kind kind, int width) const;
+
+  // Index into lds_rules per (kind, log2 width); filled by finish_arch_table.
+  std::array<int, 10> rule_index{};
+};
+
+// The table named `name`: "sm90", "gfx90a", "gfx942", "gfx950". Throws std::invalid_argument naming the
+// known architectures for any other name.
+const arch_table& arch_named(std::string_view name);
+
+// Every table, in the order above.
+const std::vector<const arch_table*>& all_arch_tables();
+
+// "sm90, gfx90a, gfx942, gfx950": for help texts and errors.
+std::string arch_names();
+
+// The first broken invariant of `a` as a sentence, or nothing: check_arch_table(arch_named("sm90")) == {}.
+std::optional<std::string> check_arch_table(const arch_table& a);
+
+// Helpers the per-arch files build their tables with.
+namespace arch_data {
+// Lanes [first, last]: lanes(0, 3) == {0, 1, 2, 3}.
+std::vector<int> lanes(int first, int last);
+// Lanes of several closed ranges: lanes({{0, 3}, {20, 23}}) == {0, 1, 2, 3, 20, 21, 22, 23}.
+std::vector<int> lanes(std::initializer_list<std::pair<int, int>> ranges);
+// Contiguous phases of `per_phase` lanes: contiguous(32, 8) == {{0..7}, {8..15}, {16..23}, {24..31}}.
+std::vector<std::vector<int>> contiguous(int wave_size, int per_phase);
+// Fills rule_index and checks the table; a broken table is a bug, reported by std::logic_error.
+arch_table finish_arch_table(arch_table a);
+}  // namespace arch_data
+
+// The four tables (defined in sm90.cpp, gfx90a.cpp, gfx942.cpp, gfx950.cpp).
+const arch_table& sm90_table();
+const arch_table& gfx90a_table();
+const arch_table& gfx942_table();
+const arch_table& gfx950_table();
+
+}  // namespace tilesim::sim

@@ -1,0 +1,74 @@
+// tilesim/sim/engine/access_recorder.cpp: logging one vector access, with its bounds and alignment checks.
+#include "sim/engine/access_recorder.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "sim/engine/block_state.hpp"
+
+namespace tilesim::sim {
+
+namespace {
+
+constexpr index_t tracked_range = index_t{1} << 48;  // element offsets and byte addresses the engine follows
+constexpr index_t max_elements = index_t{1} << 24;   // elements in one vector access the engine follows
+
+// The natural alignment of a width: the largest power of two dividing it, at most 16. 12 -> 4, 32 -> 16.
+index_t natural_alignment(index_t width) {
+  index_t a = 1;
+  while (a < 16 && width % (a * 2) == 0) a *= 2;
+  return a;
+}
+
+}  // namespace
+
+element_range access_recorder::record(const buffer_ref& b, access_kind kind, index_t offset, index_t n, bool valid,
+                                      bool atomic) {
+  if (n <= 0) return {};
+  const index_t eb = b.element_bytes;
+  const bool followed = offset > -tracked_range && offset < tracked_range && n <= max_elements;
+  lane_access a;
+  a.buffer = b.id;
+  a.label = label_;
+  a.interval = interval_;
+  a.kind = kind;
+  a.space = b.space;
+  a.atomic = atomic;
+  a.width = static_cast<std::uint32_t>(std::min<index_t>(followed ? n * eb : max_elements,
+                                                          std::numeric_limits<std::uint32_t>::max()));
+  const index_t byte_offset = followed ? offset * eb : 0;
+  const index_t address = static_cast<index_t>(b.base) + byte_offset;
+  if (followed && address >= 0) a.address = static_cast<address_t>(address);
+  // CK issues an invalid global load and zeroes the result; invalid LDS accesses and stores are skipped.
+  a.active = valid || (kind == access_kind::load && b.space == memory_space::global && !atomic);
+
+  element_range r{};
+  if (valid) {
+    if (followed) {
+      r.begin = std::clamp<index_t>(-offset, 0, n);
+      r.end = std::clamp<index_t>(b.count - offset, 0, n);
+      if (r.end < r.begin) r = {};
+    }
+    if (r.end > r.begin) {
+      a.touch_begin = b.base + static_cast<address_t>((offset + r.begin) * eb);
+      a.touch_end = b.base + static_cast<address_t>((offset + r.end) * eb);
+    }
+    const index_t outside = n - (r.end - r.begin);
+    workgroup_record& w = *state_->record;
+    const thread_ref who{block_, thread_, wave_, lane_};
+    if (outside > 0 && state_->room(&diagnostic_counts::bounds_errors))
+      w.bounds_errors.push_back({who, interval_, state_->labels.names[static_cast<std::size_t>(label_)], kind, atomic,
+                                 b.space, b.id, state_->buffer_name(b.space, b.id), offset, n, outside, b.count,
+                                 byte_offset, static_cast<index_t>(a.width), a.address});
+    const index_t alignment = natural_alignment(a.width);
+    if (a.address != no_address && a.address % static_cast<address_t>(alignment) != 0 &&
+        state_->room(&diagnostic_counts::misaligned))
+      w.misaligned.push_back({who, interval_, state_->labels.names[static_cast<std::size_t>(label_)], kind, b.space,
+                              b.id, state_->buffer_name(b.space, b.id), a.address, static_cast<index_t>(a.width),
+                              alignment});
+  }
+  accesses_.push_back(a);
+  return r;
+}
+
+}  // namespace tilesim::sim

@@ -1,0 +1,66 @@
+// tilesim/sim/engine/access_recorder.hpp: one simulated thread's log of memory accesses, with bounds checks.
+//
+// DEFINITION. Every recording_buffer access calls record(buffer, kind, offset, n, valid, atomic) on its
+// thread's recorder before any data moves. The recorder appends a lane_access (address, width, label,
+// barrier interval; see lane_access.hpp for `active` and `touched`) and returns the elements of the vector
+// that may move: those inside the buffer, and none when the vector is invalid. Elements outside the buffer
+// are reported (thread, lane, buffer, byte offset) and never reach host memory: reads give T{}, writes are
+// dropped. A valid access whose address is not a multiple of its natural alignment (the largest power of
+// two dividing its width, at most 16) is reported as misaligned (the GPU faults or splits it).
+//
+// WORKED EXAMPLE. A 64-float LDS allocation at LDS byte 256; thread 5 stores 4 floats at element 62:
+//   record({lds, 0, 256, 64, 4}, store, 62, 4, true, false) == {0, 2}   (elements 62, 63 move)
+//   log: {address 504, width 16, touched [504, 512)}; bounds error: 2 elements outside [0, 64).
+//
+// INVARIANTS: exactly one lane_access per call with n >= 1 (n <= 0 records and moves nothing); the returned
+// range lies in [0, n) and maps into [0, count) of the buffer.
+#pragma once
+
+#include <vector>
+
+#include "sim/engine/lane_access.hpp"
+#include "spec/config.hpp"
+
+namespace tilesim::sim {
+
+namespace detail {
+struct block_state;
+}
+
+// Where a recording buffer's elements live, as the recorder needs to know it.
+struct buffer_ref {
+  memory_space space = memory_space::global;
+  int id = 0;               // global slot or LDS allocation index
+  address_t base = 0;       // first byte's address in its space
+  index_t count = 0;        // elements
+  index_t element_bytes = 1;
+};
+
+// Elements [begin, end) of one vector access that move data.
+struct element_range {
+  index_t begin = 0;
+  index_t end = 0;
+  bool holds(index_t j) const { return j >= begin && j < end; }
+};
+
+class access_recorder {
+ public:
+  // Logs one vector access of n elements at element `offset`; returns which of them move.
+  element_range record(const buffer_ref& b, access_kind kind, index_t offset, index_t n, bool valid, bool atomic);
+
+  int block() const { return block_; }
+  int thread() const { return thread_; }
+  int wave() const { return wave_; }
+  int lane() const { return lane_; }
+  int interval() const { return interval_; }
+  const std::vector<lane_access>& accesses() const { return accesses_; }
+
+ protected:
+  detail::block_state* state_ = nullptr;
+  std::vector<lane_access> accesses_;
+  int block_ = 0, thread_ = 0, wave_ = 0, lane_ = 0;
+  int label_ = 0;
+  int interval_ = 0;
+};
+
+}  // namespace tilesim::sim

@@ -1,0 +1,249 @@
+// tilesim/sim/engine/engine.cpp: the scheduler (rounds of fibers between barriers) and the per-workgroup analysis.
+#include "sim/engine/engine.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <string>
+
+#include "sim/engine/block_state.hpp"
+#include "sim/engine/grouping.hpp"
+#include "sim/engine/races.hpp"
+
+namespace tilesim::sim {
+
+namespace detail {
+
+namespace {
+
+// The message of a stored exception: "tilesim: xor_t: ..." or "an exception that is no std::exception".
+std::string message_of(const std::exception_ptr& e) {
+  try {
+    std::rethrow_exception(e);
+  } catch (const std::exception& x) {
+    return x.what();
+  } catch (...) {
+    return "an exception that is no std::exception";
+  }
+}
+
+// "copy.hpp:42" for a barrier call site.
+std::string site_name(const char* file, int line) {
+  const char* slash = std::strrchr(file, '/');
+  return std::string(slash ? slash + 1 : file) + ":" + std::to_string(line);
+}
+
+// Fiber stacks are kept for the next run on the same OS thread: mapping 256 stacks and faulting in their
+// first pages costs ~2 ms, more than simulating a small workgroup. A run takes the spare set when it has
+// enough fibers of at least the stack size asked for, and leaves its own set as the spare when it ends.
+thread_local std::unique_ptr<fiber_set> spare_fibers;
+
+std::unique_ptr<fiber_set> take_fibers(int count, std::size_t stack_bytes) {
+  if (spare_fibers && spare_fibers->count() >= count && spare_fibers->stack_bytes() >= stack_bytes &&
+      spare_fibers->stack_bytes() <= 2 * stack_bytes)
+    return std::move(spare_fibers);
+  spare_fibers.reset();  // free the old stacks before mapping new ones
+  return std::make_unique<fiber_set>(count, stack_bytes);
+}
+
+}  // namespace
+
+class block_runner {
+ public:
+  block_runner(const launch& config, global_memory& memory, program_ref program, run_result& result)
+      : config_(config),
+        program_(program),
+        result_(result),
+        owned_fibers_(take_fibers(config.block, config.stack_bytes)),
+        fibers_(*owned_fibers_), threads_(static_cast<std::size_t>(config.block)) {
+    state_.config = &config_;
+    state_.memory = &memory;
+    state_.fibers = &fibers_;
+    state_.found = &result_.found;
+    state_.lds_storage = std::make_unique<unsigned char[]>(config.max_lds_bytes);
+  }
+
+  // Every fiber has finished or never ran (abandon() unwinds the parked ones): the set can serve the next run.
+  ~block_runner() { spare_fibers = std::move(owned_fibers_); }
+  block_runner(const block_runner&) = delete;
+  block_runner& operator=(const block_runner&) = delete;
+
+  // Runs workgroup `block` to the end and records its instructions and findings; throws run_error.
+  void run(int block) {
+    start(block);
+    int barrier = 0;
+    for (;;) {
+      for (int t = 0; t < config_.block; ++t) {
+        if (thread(t).status_ != thread_context::status::runnable) continue;
+        fibers_.resume(t);
+        if (thread(t).status_ == thread_context::status::threw) fail_thrown(t);
+      }
+      std::vector<int> waiting, returned;
+      for (int t = 0; t < config_.block; ++t)
+        (thread(t).status_ == thread_context::status::at_barrier ? waiting : returned).push_back(t);
+      if (waiting.empty()) break;
+      if (!returned.empty()) fail_divergent(barrier, waiting, returned);
+      check_barrier_sites(barrier);
+      for (thread_context& t : threads_) t.status_ = thread_context::status::runnable;
+      ++barrier;
+    }
+    state_.record->intervals = barrier + 1;
+    analyse();
+  }
+
+  // Races between workgroups, once all have run.
+  void finish_grid() {
+    if (config_.grid < 2 || grid_touches_.empty()) return;
+    for (race& r : find_races(std::move(grid_touches_), race_scope::across_workgroups, naming()))
+      if (state_.room(&diagnostic_counts::races)) result_.grid_races.push_back(std::move(r));
+  }
+
+ private:
+  thread_context& thread(int t) { return threads_[static_cast<std::size_t>(t)]; }
+
+  // The fiber body: run the program, and turn every way out of it into a status.
+  static void entry(void* self, int index) {
+    auto& runner = *static_cast<block_runner*>(self);
+    thread_context& t = runner.thread(index);
+    try {
+      runner.program_.call(runner.program_.object, t);
+      t.status_ = thread_context::status::finished;
+    } catch (const fiber_cancelled&) {
+      t.status_ = thread_context::status::finished;
+    } catch (...) {
+      t.error_ = std::current_exception();
+      t.status_ = thread_context::status::threw;
+    }
+  }
+
+  void start(int block) {
+    result_.workgroups.emplace_back();
+    workgroup_record& rec = result_.workgroups.back();
+    rec.block = block;
+    state_.block = block;
+    state_.record = &rec;
+    std::memset(state_.lds_storage.get(), 0, state_.lds_used);
+    state_.lds_used = 0;
+    state_.lds.clear();
+    for (int i = 0; i < config_.block; ++i) {
+      thread_context& t = thread(i);
+      t.state_ = &state_;
+      t.accesses_.clear();
+      t.block_ = block;
+      t.thread_ = i;
+      t.wave_ = i / config_.wave_size;
+      t.lane_ = i % config_.wave_size;
+      t.label_ = 0;
+      t.interval_ = 0;
+      t.status_ = thread_context::status::runnable;
+      t.cancelled_ = false;
+      t.lds_calls_ = 0;
+      t.barrier_file_ = "";
+      t.barrier_line_ = 0;
+      t.error_ = nullptr;
+      fibers_.start(i, &block_runner::entry, this, config_.measure_stack);
+    }
+  }
+
+  // Unwinds every thread parked at a barrier, so no fiber is left holding objects on its stack.
+  void abandon() {
+    for (int t = 0; t < config_.block; ++t)
+      if (thread(t).status_ == thread_context::status::at_barrier) {
+        thread(t).cancelled_ = true;
+        fibers_.resume(t);
+      }
+  }
+
+  thread_ref who(int t) { return {state_.block, t, t / config_.wave_size, t % config_.wave_size}; }
+
+  [[noreturn]] void fail_thrown(int t) {
+    const std::exception_ptr cause = thread(t).error_;
+    abandon();
+    throw run_error(run_error::reason::program_threw, state_.block, {t},
+                    "tilesim: " + describe(who(t)) + " threw: " + message_of(cause), cause);
+  }
+
+  [[noreturn]] void fail_divergent(int barrier, const std::vector<int>& waiting, const std::vector<int>& returned) {
+    std::map<std::string, std::vector<int>> sites;
+    for (int t : waiting) sites[site_name(thread(t).barrier_file_, thread(t).barrier_line_)].push_back(t);
+    std::string where;
+    for (const auto& [site, ids] : sites) where += (where.empty() ? "" : ", ") + id_ranges(ids) + " at " + site;
+    abandon();
+    throw run_error(run_error::reason::divergent_barrier, state_.block, waiting,
+                    "tilesim: block " + std::to_string(state_.block) + ": divergent barrier " +
+                        std::to_string(barrier) + ": threads " + where + " wait, but threads " +
+                        id_ranges(returned) + " returned without reaching it");
+  }
+
+  void check_barrier_sites(int barrier) {
+    std::map<std::string, std::vector<int>> sites;
+    for (int t = 0; t < config_.block; ++t)
+      sites[site_name(thread(t).barrier_file_, thread(t).barrier_line_)].push_back(t);
+    if (sites.size() < 2 || !state_.room(&diagnostic_counts::barrier_mismatches)) return;
+    barrier_mismatch m{state_.block, barrier, {}};
+    for (auto& [site, ids] : sites) m.threads.push_back({site, std::move(ids)});
+    state_.record->barrier_mismatches.push_back(std::move(m));
+  }
+
+  race_naming naming() {
+    return {&state_.labels.names, config_.wave_size,
+            [this](memory_space s, int id) { return state_.buffer_name(s, id); }};
+  }
+
+  void analyse() {
+    workgroup_record& rec = *state_.record;
+    std::vector<const std::vector<lane_access>*> accesses;
+    for (const thread_context& t : threads_) accesses.push_back(&t.accesses());
+    grouping g = group_accesses(accesses, state_.block, config_.wave_size, rec.intervals, config_.split_bytes,
+                                state_.labels.names);
+    rec.waves = std::move(g.waves);
+    for (ambiguity& a : g.ambiguities)
+      if (state_.room(&diagnostic_counts::ambiguities)) rec.ambiguities.push_back(std::move(a));
+    for (divergence& d : g.divergences)
+      if (state_.room(&diagnostic_counts::divergences)) rec.divergences.push_back(std::move(d));
+
+    std::vector<address_t> lds_bases, global_bases;
+    for (const lds_slot& a : state_.lds) lds_bases.push_back(a.info.offset);
+    for (int s = 0; s < state_.memory->size(); ++s) global_bases.push_back(state_.memory->info(s).base);
+    std::vector<touch> touches;
+    for (int t = 0; t < config_.block; ++t)
+      append_touches(touches, thread(t).accesses(), state_.block, t, lds_bases, global_bases);
+    if (config_.grid > 1)
+      for (const touch& x : touches)
+        if (x.space == memory_space::global) grid_touches_.push_back(x);
+    for (race& r : find_races(std::move(touches), race_scope::within_workgroup, naming()))
+      if (state_.room(&diagnostic_counts::races)) rec.races.push_back(std::move(r));
+
+    if (config_.measure_stack)
+      for (int t = 0; t < config_.block; ++t) rec.stack_used = std::max(rec.stack_used, fibers_.stack_used(t));
+  }
+
+  const launch& config_;
+  program_ref program_;
+  run_result& result_;
+  block_state state_;
+  std::unique_ptr<fiber_set> owned_fibers_;
+  fiber_set& fibers_;
+  std::vector<thread_context> threads_;
+  std::vector<touch> grid_touches_;
+};
+
+run_result run_program(const launch& config, global_memory memory, program_ref program) {
+  if (const std::string bad = config.check(); !bad.empty())
+    throw run_error(run_error::reason::bad_launch, -1, {}, "tilesim: launch: " + bad);
+  if (!program.call) throw run_error(run_error::reason::bad_launch, -1, {}, "tilesim: launch: no program");
+  run_result result;
+  result.config = config;
+  result.memory = std::move(memory);
+  result.workgroups.reserve(static_cast<std::size_t>(config.grid));
+  {
+    block_runner runner(config, result.memory, program, result);
+    for (int b = 0; b < config.grid; ++b) runner.run(b);
+    runner.finish_grid();
+  }
+  return result;
+}
+
+}  // namespace detail
+
+}  // namespace tilesim::sim

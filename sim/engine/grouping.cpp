@@ -1,0 +1,130 @@
+// tilesim/sim/engine/grouping.cpp: k-th access per lane -> one wave instruction, with divergence and ambiguity.
+#include "sim/engine/grouping.hpp"
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+
+namespace tilesim::sim {
+
+namespace {
+
+// Instructions one lane access becomes: 32 bytes at split 16 -> 2.
+std::uint32_t pieces(const lane_access& a, int split) {
+  if (split <= 0 || a.width <= static_cast<std::uint32_t>(split)) return 1;
+  return (a.width + static_cast<std::uint32_t>(split) - 1) / static_cast<std::uint32_t>(split);
+}
+
+// Width of piece p of an access: 40 bytes at split 16 -> 16, 16, 8.
+std::uint32_t piece_width(const lane_access& a, std::uint32_t p, int split) {
+  if (split <= 0 || a.width <= static_cast<std::uint32_t>(split)) return a.width;
+  return std::min<std::uint32_t>(static_cast<std::uint32_t>(split), a.width - p * static_cast<std::uint32_t>(split));
+}
+
+// What a lane did at one position, as a report names it: "label 'st', 4-byte lds store".
+std::string signature(const lane_access& a, std::uint32_t width, const std::vector<std::string>& labels) {
+  return "label '" + labels[static_cast<std::size_t>(a.label)] + "', " + std::to_string(width) + "-byte " +
+         space_name(a.space) + " " + (a.atomic ? "atomic add" : kind_name(a.kind));
+}
+
+// A lane's walk through its accesses of one interval, piece by piece.
+struct lane_cursor {
+  std::size_t access = 0, end = 0;
+  std::uint32_t piece = 0;
+  bool done() const { return access >= end; }
+};
+
+}  // namespace
+
+grouping group_accesses(const std::vector<const std::vector<lane_access>*>& threads, int block, int wave_size,
+                        int intervals, int split_bytes, const std::vector<std::string>& labels) {
+  if (wave_size < 1)
+    throw std::invalid_argument("group_accesses: wave_size must be >= 1 (wave_size = " + std::to_string(wave_size) +
+                                ")");
+  if (split_bytes < 0 || (split_bytes & (split_bytes - 1)) != 0)
+    throw std::invalid_argument("group_accesses: split_bytes must be 0 or a power of two (split_bytes = " +
+                                std::to_string(split_bytes) + ")");
+  grouping g;
+  const int n = static_cast<int>(threads.size());
+  const int waves = (n + wave_size - 1) / wave_size;
+  for (int w = 0; w < waves; ++w) {
+    const int first = w * wave_size;
+    const int lanes = std::min(wave_size, n - first);
+    wave_record rec{w, lanes, {}};
+    std::vector<std::size_t> next(static_cast<std::size_t>(lanes), 0);
+    std::vector<lane_cursor> cur(static_cast<std::size_t>(lanes));
+    for (int interval = 0; interval < intervals; ++interval) {
+      std::map<std::uint64_t, std::vector<int>> by_count;
+      for (int l = 0; l < lanes; ++l) {
+        const std::vector<lane_access>& acc = *threads[static_cast<std::size_t>(first + l)];
+        lane_cursor& c = cur[static_cast<std::size_t>(l)];
+        c = {next[static_cast<std::size_t>(l)], next[static_cast<std::size_t>(l)], 0};
+        std::uint64_t count = 0;
+        while (c.end < acc.size() && acc[c.end].interval == interval) count += pieces(acc[c.end++], split_bytes);
+        next[static_cast<std::size_t>(l)] = c.end;
+        by_count[count].push_back(l);
+      }
+      if (by_count.size() > 1) {
+        divergence d{block, w, interval, {}};
+        for (const auto& [count, ids] : by_count)
+          d.lanes.push_back({std::to_string(count) + (count == 1 ? " instruction" : " instructions"), ids});
+        g.divergences.push_back(std::move(d));
+      }
+      for (int position = 0;; ++position) {
+        int ref = -1;
+        for (int l = 0; l < lanes && ref < 0; ++l)
+          if (!cur[static_cast<std::size_t>(l)].done()) ref = l;
+        if (ref < 0) break;
+        const lane_cursor& rc = cur[static_cast<std::size_t>(ref)];
+        const lane_access& r = (*threads[static_cast<std::size_t>(first + ref)])[rc.access];
+        const std::uint32_t rw = piece_width(r, rc.piece, split_bytes);
+        wave_instruction ins;
+        ins.access = {labels[static_cast<std::size_t>(r.label)], r.kind, r.space, static_cast<int>(rw),
+                      std::vector<address_t>(static_cast<std::size_t>(wave_size), no_address)};
+        ins.interval = interval;
+        ins.position = position;
+        ins.buffer = r.buffer;
+        ins.atomic = r.atomic;
+        bool agree = true;
+        for (int l = ref; l < lanes; ++l) {
+          lane_cursor& c = cur[static_cast<std::size_t>(l)];
+          if (c.done()) continue;
+          const lane_access& a = (*threads[static_cast<std::size_t>(first + l)])[c.access];
+          const std::uint32_t aw = piece_width(a, c.piece, split_bytes);
+          agree = agree && a.label == r.label && a.kind == r.kind && a.space == r.space && aw == rw &&
+                  a.atomic == r.atomic;
+          if (a.buffer != ins.buffer) ins.buffer = -1;
+          if (a.active && a.address != no_address)
+            ins.access.address[static_cast<std::size_t>(l)] = a.address + static_cast<address_t>(c.piece) *
+                                                                              static_cast<address_t>(split_bytes);
+        }
+        if (!agree) {
+          std::map<std::string, std::vector<int>> by_signature;
+          for (int l = ref; l < lanes; ++l) {
+            const lane_cursor& c = cur[static_cast<std::size_t>(l)];
+            if (c.done()) continue;
+            const lane_access& a = (*threads[static_cast<std::size_t>(first + l)])[c.access];
+            by_signature[signature(a, piece_width(a, c.piece, split_bytes), labels)].push_back(l);
+          }
+          ambiguity amb{block, w, interval, position, {}};
+          for (auto& [what, ids] : by_signature) amb.lanes.push_back({what, std::move(ids)});
+          g.ambiguities.push_back(std::move(amb));
+        }
+        for (int l = ref; l < lanes; ++l) {  // advance every lane that took part by one piece
+          lane_cursor& c = cur[static_cast<std::size_t>(l)];
+          if (c.done()) continue;
+          const lane_access& a = (*threads[static_cast<std::size_t>(first + l)])[c.access];
+          if (++c.piece >= pieces(a, split_bytes)) {
+            c.piece = 0;
+            ++c.access;
+          }
+        }
+        rec.instructions.push_back(std::move(ins));
+      }
+    }
+    g.waves.push_back(std::move(rec));
+  }
+  return g;
+}
+
+}  // namespace tilesim::sim

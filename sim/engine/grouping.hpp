@@ -1,0 +1,43 @@
+// tilesim/sim/engine/grouping.hpp: from each lane's accesses to the wave's instructions.
+//
+// DEFINITION. Within one barrier interval, the k-th access of every lane of a wave is one wave-level
+// instruction (a sim::wave_access): its label, kind, space and width are those of the lowest lane that made
+// a k-th access; each lane shows the address of its k-th access, or no_address when it made fewer than k+1
+// accesses, or when its access was masked (an invalid LDS access or store; lane_access::active). A lane
+// access wider than split_bytes (a power of two; 0 = never split) counts as ceil(width / split_bytes)
+// consecutive accesses of split_bytes (the last one shorter), as a compiler emits them.
+// Two findings come with it: a divergence when lanes made different numbers of accesses in an interval
+// (lanes grouped by count), and an ambiguity when lanes disagree at one position on label, width, kind,
+// space or atomicity (lanes grouped by what they did): the instruction is still made, but it is a guess.
+//
+// WORKED EXAMPLE (wave of 4, interval 0, split 16):
+//   lane 0: store 4 B @0, store 4 B @64      lanes 1-3: store 4 B @4l
+//   -> instruction 0: {4 B store, {0, 4, 8, 12}}; instruction 1: {4 B store, {64, -, -, -}}
+//      divergence: lanes 0: "2 instructions"; lanes 1-3: "1 instruction". No ambiguity (same label/width).
+//   lane 0: load 32 B @0 -> two instructions of 16 B at 0 and 16.
+//
+// INVARIANTS: every instruction has wave_size addresses; instructions come out sorted by (interval,
+// position); the number of instructions of a wave in an interval is the largest count of any of its lanes.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/engine/diagnostics.hpp"
+#include "sim/engine/lane_access.hpp"
+#include "sim/engine/run_result.hpp"
+
+namespace tilesim::sim {
+
+struct grouping {
+  std::vector<wave_record> waves;
+  std::vector<ambiguity> ambiguities;
+  std::vector<divergence> divergences;
+};
+
+// The instructions of workgroup `block` from each thread's accesses (threads[t] for thread t, in order).
+// `labels` turns label numbers into names. Throws std::invalid_argument for wave_size < 1 or a bad split.
+grouping group_accesses(const std::vector<const std::vector<lane_access>*>& threads, int block, int wave_size,
+                        int intervals, int split_bytes, const std::vector<std::string>& labels);
+
+}  // namespace tilesim::sim

@@ -1,0 +1,152 @@
+// Laws of grouping.hpp through whole runs: the k-th access of each lane is one instruction; divergence and
+// ambiguity are reported; wide accesses split; masked lanes show no_address.
+#include <doctest/doctest.h>
+
+#include <vector>
+
+#include "sim/engine/engine.hpp"
+#include "sim/engine/program.hpp"
+
+using namespace tilesim;
+using namespace tilesim::sim;
+
+namespace {
+
+// Addresses 0, step, 2*step, ... for `lanes` lanes, the rest no_address, `size` entries.
+std::vector<address_t> strided(int lanes, address_t step, int size, address_t start = 0) {
+  std::vector<address_t> a(static_cast<std::size_t>(size), no_address);
+  for (int l = 0; l < lanes; ++l) a[static_cast<std::size_t>(l)] = start + step * static_cast<address_t>(l);
+  return a;
+}
+
+}  // namespace
+
+TEST_CASE("grouping: 64 threads each storing 4 bytes to LDS[t] make exactly one instruction, addresses 4*lane") {
+  const run_result r = run({.block = 64, .wave_size = 64}, global_memory{}, [](thread_context& ctx) {
+    auto lds = ctx.lds<float>(64);
+    ctx.label("st");
+    store_element(lds, ctx.thread_id(), 1.0f);
+  });
+  REQUIRE(r.workgroups[0].waves.size() == 1);
+  const std::vector<wave_instruction>& ins = r.workgroups[0].waves[0].instructions;
+  REQUIRE(ins.size() == 1);
+  CHECK(ins[0].access.label == "st");
+  CHECK(ins[0].access.kind == access_kind::store);
+  CHECK(ins[0].access.space == memory_space::lds);
+  CHECK(ins[0].access.width == 4);
+  CHECK(ins[0].access.address == strided(64, 4, 64));
+  CHECK(ins[0].interval == 0);
+  CHECK(ins[0].buffer == 0);
+  CHECK(r.clean());
+  CHECK(r.uniform());
+}
+
+TEST_CASE("grouping: the same 64 threads at wave 32 make one instruction in each of two waves") {
+  const run_result r = run({.block = 64, .wave_size = 32}, global_memory{}, [](thread_context& ctx) {
+    auto lds = ctx.lds<float>(64);
+    store_element(lds, ctx.thread_id(), 1.0f);
+  });
+  REQUIRE(r.workgroups[0].waves.size() == 2);
+  CHECK(r.workgroups[0].waves[1].instructions.size() == 1);
+  CHECK(r.workgroups[0].waves[1].instructions[0].access.address == strided(32, 4, 32, 128));
+}
+
+TEST_CASE("divergence: lanes 0-15 make an extra access: reported as such, and the extra instruction has no_address elsewhere") {
+  const run_result r = run({.block = 64, .wave_size = 64}, global_memory{}, [](thread_context& ctx) {
+    auto lds = ctx.lds<float>(128);
+    store_element(lds, ctx.thread_id(), 1.0f);
+    if (ctx.lane() < 16) store_element(lds, 64 + ctx.thread_id(), 2.0f);
+  });
+  const workgroup_record& w = r.workgroups[0];
+  const std::vector<wave_instruction>& ins = w.waves[0].instructions;
+  REQUIRE(ins.size() == 2);
+  CHECK(ins[0].access.active_lanes() == 64);
+  CHECK(ins[1].access.address == strided(16, 4, 64, 256));
+  REQUIRE(w.divergences.size() == 1);
+  const divergence& d = w.divergences[0];
+  CHECK(d.wave == 0);
+  CHECK(d.interval == 0);
+  REQUIRE(d.lanes.size() == 2);
+  CHECK(d.lanes[0].what == "1 instruction");
+  CHECK(d.lanes[0].ids.size() == 48);
+  CHECK(d.lanes[1].what == "2 instructions");
+  CHECK(describe(d) == "divergent lanes in block 0 wave 0 interval 0: lanes 16-63: 1 instruction; lanes 0-15: 2 instructions");
+  CHECK(w.ambiguities.empty());  // same label, width and kind: the grouping is not in doubt
+  CHECK_FALSE(r.uniform());
+  CHECK(r.clean());
+}
+
+TEST_CASE("ambiguity: lanes that differ in label or width at one position are reported with their groups") {
+  const run_result r = run({.block = 32, .wave_size = 32}, global_memory{}, [](thread_context& ctx) {
+    auto lds = ctx.lds<float>(256);
+    if (ctx.lane() < 8) {
+      ctx.label("odd");
+      float v[2] = {1, 2};
+      lds.store(2 * ctx.lane(), 2, v, true);  // 8 bytes
+    } else {
+      ctx.label("even");
+      store_element(lds, 64 + ctx.lane(), 3.0f);  // 4 bytes
+    }
+  });
+  const workgroup_record& w = r.workgroups[0];
+  REQUIRE(w.waves[0].instructions.size() == 1);
+  CHECK(w.waves[0].instructions[0].access.label == "odd");  // lane 0's
+  CHECK(w.waves[0].instructions[0].access.width == 8);
+  REQUIRE(w.ambiguities.size() == 1);
+  const ambiguity& a = w.ambiguities[0];
+  CHECK(a.position == 0);
+  REQUIRE(a.lanes.size() == 2);
+  CHECK(describe(a) ==
+        "ambiguous grouping in block 0 wave 0 interval 0 instruction 0: lanes 8-31: label 'even', 4-byte lds store; "
+        "lanes 0-7: label 'odd', 8-byte lds store");
+}
+
+TEST_CASE("split: a 32-byte lane access is two 16-byte instructions at +0 and +16 (split_bytes 16); one at split 0") {
+  auto program = [](thread_context& ctx) {
+    auto lds = ctx.lds<float>(8 * 4);
+    float v[8] = {};
+    lds.load(8 * ctx.lane(), 8, v, true);
+  };
+  const run_result split = run({.block = 4, .wave_size = 4}, global_memory{}, program);
+  const std::vector<wave_instruction>& ins = split.workgroups[0].waves[0].instructions;
+  REQUIRE(ins.size() == 2);
+  CHECK(ins[0].access.width == 16);
+  CHECK(ins[0].access.address == std::vector<address_t>{0, 32, 64, 96});
+  CHECK(ins[1].access.address == std::vector<address_t>{16, 48, 80, 112});
+  CHECK(ins[1].position == 1);
+  const run_result whole = run({.block = 4, .wave_size = 4, .split_bytes = 0}, global_memory{}, program);
+  REQUIRE(whole.workgroups[0].waves[0].instructions.size() == 1);
+  CHECK(whole.workgroups[0].waves[0].instructions[0].access.width == 32);
+}
+
+TEST_CASE("masking: an invalid LDS store shows no_address; an invalid global load still shows its address (CK loads, then zeroes)") {
+  global_memory mem;
+  const int g = mem.add<float>("g", 4, 7.0f);
+  std::vector<float> seen(4, -1.0f);
+  const run_result r = run({.block = 4, .wave_size = 4}, std::move(mem), [&](thread_context& ctx) {
+    const bool valid = ctx.lane() != 2;
+    auto lds = ctx.lds<float>(4);
+    float v = 1.0f;
+    lds.store(ctx.lane(), 1, &v, valid);
+    ctx.global<float>(g).load(ctx.lane(), 1, &v, valid);
+    seen[static_cast<std::size_t>(ctx.lane())] = v;
+  });
+  const std::vector<wave_instruction>& ins = r.workgroups[0].waves[0].instructions;
+  REQUIRE(ins.size() == 2);
+  CHECK(ins[0].access.address == std::vector<address_t>{0, 4, no_address, 12});
+  CHECK(ins[1].access.address == std::vector<address_t>{0, 4, 8, 12});
+  CHECK(seen == std::vector<float>{7.0f, 7.0f, 0.0f, 7.0f});  // the invalid vector is zeroed
+  CHECK(r.clean());
+}
+
+TEST_CASE("buffer: an instruction whose lanes use two global buffers has buffer -1") {
+  global_memory mem;
+  mem.add<float>("a", 4);
+  mem.add<float>("b", 4);
+  const run_result r = run({.block = 4, .wave_size = 4}, std::move(mem), [](thread_context& ctx) {
+    (void)load_element(ctx.global<float>(ctx.lane() < 2 ? 0 : 1), ctx.lane());
+  });
+  const wave_instruction& i = r.workgroups[0].waves[0].instructions.at(0);
+  CHECK(i.buffer == -1);
+  CHECK(i.access.address == std::vector<address_t>{0, 4, 256 + 8, 256 + 12});  // buffer b's base is 256
+}

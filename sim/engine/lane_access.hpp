@@ -1,0 +1,43 @@
+// tilesim/sim/engine/lane_access.hpp: what one thread's single vector access leaves in the record.
+//
+// DEFINITION. Each load/store/add a program makes through a simulated buffer becomes one lane_access, in the
+// thread's program order: where it pointed (the first byte's address: LDS bytes from the LDS base, global
+// bytes in the simulated global space), how wide it was (n * sizeof(T) bytes), which buffer, label and
+// barrier interval, and two facts about it:
+//   active  the lane takes part in the wave instruction (it shows an address): every valid access, and an
+//           invalid *global load* too (CK issues the load, then zeroes the vector); an invalid LDS access or
+//           store is skipped by CK, so the lane is masked (no_address) in its instruction;
+//   touched the bytes that really moved: the valid access's part inside its buffer, [touch_begin, touch_end).
+// Races are looked for among touched bytes only; instructions are made from the active addresses.
+//
+// WORKED EXAMPLE. Thread 5 storing 4 floats at element 62 of a 64-float LDS allocation at LDS byte 256:
+// address 256 + 248 = 504, width 16, active, touched [504, 512) (elements 62-63; 64-65 were dropped, and a
+// bounds error says so).
+//
+// INVARIANTS: touch_begin <= touch_end, both inside the buffer; address == no_address only when the byte
+// address is negative or beyond the 2^48 range the engine tracks; interval never decreases along a thread.
+#pragma once
+
+#include <cstdint>
+
+#include "sim/wave_access.hpp"
+
+namespace tilesim::sim {
+
+struct lane_access {
+  address_t address = no_address;  // the first byte the lane addressed
+  address_t touch_begin = 0;       // bytes that moved: [touch_begin, touch_end) (empty: none)
+  address_t touch_end = 0;
+  std::int32_t buffer = 0;         // global slot, or LDS allocation index
+  std::int32_t label = 0;          // index into the run's label table (0 = "")
+  std::int32_t interval = 0;       // barriers this thread had passed
+  std::uint32_t width = 0;         // bytes: elements * sizeof(T)
+  access_kind kind = access_kind::load;
+  memory_space space = memory_space::lds;
+  bool active = false;             // shows an address in its wave instruction
+  bool atomic = false;             // an add (read-modify-write, atomic on the GPU)
+
+  bool touched() const { return touch_end > touch_begin; }
+};
+
+}  // namespace tilesim::sim

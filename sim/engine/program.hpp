@@ -1,0 +1,103 @@
+// tilesim/sim/engine/program.hpp: the program model: what a tile program may touch, on the CPU and on a GPU.
+//
+// DEFINITION. A tile program is a function template over an execution context, written once:
+//
+//   template <class Ctx> TILESIM_HOST_DEVICE void my_program(Ctx& ctx, const my_params& p);
+//
+// The context (concept tile_context below) is all the program sees of the machine:
+//   ctx.thread_id()   thread index in the workgroup, 0 .. block_size()-1     (threadIdx.x)
+//   ctx.lane()        thread_id() % warp_size();  ctx.warp(): thread_id() / warp_size()
+//   ctx.block_id()    workgroup index, 0 .. grid_size()-1                    (blockIdx.x)
+//   ctx.block_size(), ctx.grid_size(), ctx.warp_size()                       (blockDim.x, gridDim.x, warpSize)
+//   global_buffer<T>(ctx, slot)  the host's global buffer number `slot`, as an element_buffer of T
+//   lds_buffer<T>(ctx, count)    the next LDS allocation of `count` T's (every thread calls it in the same
+//                                order with the same count and gets the same memory)
+//   ctx.barrier()                a workgroup barrier (__syncthreads / s_barrier)
+//   ctx.label("name")            names the accesses that follow (reports, bank maps); a no-op on the GPU
+// Buffers satisfy spec's element_buffer (size, load/store/add of one vector with a validity flag), so the
+// program builds tensor views and tile windows on them; load_element / store_element / add_element below
+// are the scalar spelling. Parameters travel in a plain struct of numbers and enums (slots, not pointers).
+//
+// THE SAME SOURCE ON A GPU (the gpu/ issue). A HIP context implements the same members with no host-only
+// type: ids from threadIdx.x / blockIdx.x / blockDim.x / gridDim.x / warpSize; barrier() is __syncthreads();
+// label() does nothing; global<T>(slot) returns span_buffer<T>{static_cast<T*>(args.pointer[slot]),
+// args.count[slot]} from a kernel argument struct of pointers and counts; lds<T>(count) bumps an offset into
+// `extern __shared__ unsigned char smem[]` (aligned to 16 bytes, as here), which every thread computes alike.
+// A kernel is one line per program: `__global__ void copy_kernel(copy_params p, gpu_args a) { gpu_context
+// ctx(a); copy_tile<uint16_t>(ctx, p); }`. To keep that possible, a program uses no std::string, iostream,
+// heap, or exception of its own (spec's require() traps on the device), and nothing from sim/ except this
+// header; on the simulator, `ctx` is sim::thread_context and the buffers are sim::recording_buffer.
+//
+// WORKED EXAMPLE (thread t writes LDS[t], waits, reads its neighbour's value, writes it to global):
+//   template <class Ctx> TILESIM_HOST_DEVICE void rotate(Ctx& ctx, const rotate_params& p) {
+//     auto lds = lds_buffer<float>(ctx, ctx.block_size());
+//     auto out = global_buffer<float>(ctx, p.output);
+//     const index_t t = ctx.thread_id(), n = ctx.block_size();
+//     ctx.label("publish");
+//     store_element(lds, t, static_cast<float>(t));
+//     ctx.barrier();
+//     ctx.label("neighbour");
+//     store_element(out, ctx.block_id() * n + t, load_element(lds, (t + 1) % n));
+//   }
+//
+// INVARIANTS the engine relies on: every thread of a workgroup reaches the same number of barriers (a
+// barrier some threads skip is reported as divergent, not waited for forever); lds_buffer calls agree across
+// threads; a thread's buffers are used by that thread only. Warp-synchronous code (relying on lanes of a
+// warp running in lockstep without a barrier) is outside the model: such accesses are reported as races.
+#pragma once
+
+#include <concepts>
+
+#include "spec/window/tensor_view.hpp"
+
+namespace tilesim {
+
+// What a program may ask of its execution context (sim::thread_context on the CPU, the HIP context on a GPU).
+template <class Ctx>
+concept tile_context = requires(Ctx& ctx, const char* name, int slot, index_t count) {
+  { ctx.thread_id() } -> std::convertible_to<index_t>;
+  { ctx.lane() } -> std::convertible_to<index_t>;
+  { ctx.warp() } -> std::convertible_to<index_t>;
+  { ctx.block_id() } -> std::convertible_to<index_t>;
+  { ctx.block_size() } -> std::convertible_to<index_t>;
+  { ctx.grid_size() } -> std::convertible_to<index_t>;
+  { ctx.warp_size() } -> std::convertible_to<index_t>;
+  ctx.barrier();
+  ctx.label(name);
+  { ctx.template global<float>(slot) } -> element_buffer;
+  { ctx.template lds<float>(count) } -> element_buffer;
+};
+
+// The host's global buffer `slot` as elements of T: global_buffer<float>(ctx, p.input).
+template <class T, class Ctx>
+TILESIM_HOST_DEVICE auto global_buffer(Ctx& ctx, int slot) {
+  return ctx.template global<T>(slot);
+}
+
+// The workgroup's next LDS allocation of `count` T's: lds_buffer<float>(ctx, 64 * 33).
+template <class T, class Ctx>
+TILESIM_HOST_DEVICE auto lds_buffer(Ctx& ctx, index_t count) {
+  return ctx.template lds<T>(count);
+}
+
+// Element i (T{} outside the buffer): load_element(lds, 3). One recorded access on the simulator.
+template <element_buffer B>
+TILESIM_HOST_DEVICE typename B::value_type load_element(const B& buffer, index_t i) {
+  typename B::value_type v{};
+  buffer.load(i, 1, &v, true);
+  return v;
+}
+
+// Element i = v (dropped outside the buffer): store_element(out, t, 1.0f).
+template <element_buffer B>
+TILESIM_HOST_DEVICE void store_element(const B& buffer, index_t i, const typename B::value_type& v) {
+  buffer.store(i, 1, &v, true);
+}
+
+// Element i += v, atomically on a GPU: add_element(histogram, bin, 1).
+template <element_buffer B>
+TILESIM_HOST_DEVICE void add_element(const B& buffer, index_t i, const typename B::value_type& v) {
+  buffer.add(i, 1, &v, true);
+}
+
+}  // namespace tilesim

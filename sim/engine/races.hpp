@@ -1,0 +1,53 @@
+// tilesim/sim/engine/races.hpp: finding bytes that two unsynchronized threads touch, one of them writing.
+//
+// DEFINITION. A touch is the byte range one lane access really moved (lane_access::touch_begin/end). Two
+// touches race when they overlap, at least one writes, they are not both atomic adds, and nothing orders
+// them:
+//   within_workgroup   same workgroup, same barrier interval, different threads
+//   across_workgroups  different workgroups (they never synchronize; global memory only)
+// For each touch, the overlapping writes of unordered threads are visited in address order and each byte
+// is attributed to the first one that covers it, so N threads storing to one word give N-1 races, not
+// N^2/2. The races are then coalesced: same space, buffer, two (block, thread, interval, label, kind)
+// sides -> one record per contiguous byte range.
+//
+// WORKED EXAMPLE. Interval 0: thread 0 stores bytes [0, 16) of LDS allocation 0 ("st"), thread 1 loads
+// [8, 12) ("ld"), thread 2 loads [16, 20): one race, bytes [8, 12), thread 0 store 'st' / thread 1 load 'ld'.
+//
+// INVARIANTS: a race's first side has the lower (block, thread); reads never race with reads; accesses of
+// one thread never race with each other; the result is sorted by (space, buffer, begin, sides).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "sim/engine/diagnostics.hpp"
+#include "sim/engine/lane_access.hpp"
+
+namespace tilesim::sim {
+
+struct touch {
+  address_t begin = 0, end = 0;  // bytes in the access's space
+  address_t base = 0;            // the buffer's first byte, so that begin - base is the offset in the buffer
+  memory_space space = memory_space::lds;
+  bool write = false, atomic = false;
+  int block = 0, thread = 0, interval = 0, label = 0, buffer = 0;
+};
+
+enum class race_scope { within_workgroup, across_workgroups };
+
+// How races name things: label numbers -> names, the wave size (for wave/lane), buffer -> name.
+struct race_naming {
+  const std::vector<std::string>* labels = nullptr;
+  int wave_size = 64;
+  std::function<std::string(memory_space, int)> buffer_name;
+};
+
+// The touches of a lane access list (touched ones only), for thread `thread` of workgroup `block`.
+void append_touches(std::vector<touch>& out, const std::vector<lane_access>& accesses, int block, int thread,
+                    const std::vector<address_t>& lds_bases, const std::vector<address_t>& global_bases);
+
+// Every race among `touches` in `scope`, coalesced (see above).
+std::vector<race> find_races(std::vector<touch> touches, race_scope scope, const race_naming& naming);
+
+}  // namespace tilesim::sim

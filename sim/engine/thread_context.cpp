@@ -1,0 +1,71 @@
+// tilesim/sim/engine/thread_context.cpp: ids, barriers, labels and buffer lookup of a simulated thread.
+#include "sim/engine/thread_context.hpp"
+
+#include <cstring>
+
+#include "sim/engine/block_state.hpp"
+
+namespace tilesim::sim {
+
+index_t thread_context::block_size() const { return state_->config->block; }
+index_t thread_context::grid_size() const { return state_->config->grid; }
+index_t thread_context::warp_size() const { return state_->config->wave_size; }
+
+void thread_context::barrier(const char* file, int line) {
+  if (cancelled_) throw detail::fiber_cancelled{};
+  barrier_file_ = file ? file : "";
+  barrier_line_ = line;
+  status_ = status::at_barrier;
+  state_->fibers->suspend();
+  if (cancelled_) throw detail::fiber_cancelled{};
+  ++interval_;
+}
+
+void thread_context::label(const char* name) { label_ = state_->labels.intern(name); }
+
+buffer_ref thread_context::global_ref(int slot, type_key type, name_function type_name, void** data) {
+  global_memory& m = *state_->memory;
+  if (slot < 0 || slot >= m.size())
+    throw program_usage_error("ctx.global(" + std::to_string(slot) + "): there are " + std::to_string(m.size()) +
+                              " global buffers (slots 0-" + std::to_string(m.size() - 1) + ")");
+  const global_buffer_info& info = m.info(slot);
+  if (info.type != type)
+    throw program_usage_error("ctx.global<" + type_name() + ">(" + std::to_string(slot) + "): global buffer " +
+                              std::to_string(slot) + " ('" + info.name + "') holds " + info.type_name);
+  *data = m.data(slot);
+  return {memory_space::global, slot, info.base, info.count, static_cast<index_t>(info.element_bytes)};
+}
+
+buffer_ref thread_context::lds_ref(index_t count, type_key type, name_function type_name, std::size_t element_bytes,
+                                   std::size_t alignment, void** data) {
+  detail::block_state& s = *state_;
+  const int index = lds_calls_++;
+  auto call = [&] { return "ctx.lds<" + type_name() + ">(" + std::to_string(count) + ")"; };
+  if (index < static_cast<int>(s.lds.size())) {  // another thread made it: it must be the same request
+    const detail::lds_slot& a = s.lds[static_cast<std::size_t>(index)];
+    if (a.type != type || a.info.count != count)
+      throw program_usage_error(call() + " is LDS allocation " + std::to_string(index) +
+                                ", which another thread made as " + std::to_string(a.info.count) + " " +
+                                a.info.type_name + " elements");
+    *data = s.lds_storage.get() + a.info.offset;
+    return {memory_space::lds, index, a.info.offset, count, static_cast<index_t>(element_bytes)};
+  }
+  const std::size_t align = alignment > 16 ? alignment : 16;
+  const std::size_t offset = (s.lds_used + align - 1) / align * align;
+  const std::size_t room = s.config->max_lds_bytes > offset ? s.config->max_lds_bytes - offset : 0;
+  if (count < 0 || static_cast<std::size_t>(count) > room / element_bytes)
+    throw program_usage_error(call() + " needs " + std::to_string(count) + " elements of " +
+                              std::to_string(element_bytes) + " bytes at LDS offset " + std::to_string(offset) +
+                              ", but launch::max_lds_bytes is " + std::to_string(s.config->max_lds_bytes));
+  detail::lds_slot a;
+  a.type = type;
+  a.info = {index, type_name(), element_bytes, count, offset};
+  s.lds_used = offset + static_cast<std::size_t>(count) * element_bytes;
+  s.lds.push_back(a);
+  s.record->lds.push_back(a.info);
+  s.record->lds_bytes = s.lds_used;
+  *data = s.lds_storage.get() + offset;
+  return {memory_space::lds, index, offset, count, static_cast<index_t>(element_bytes)};
+}
+
+}  // namespace tilesim::sim

@@ -1,0 +1,93 @@
+// tilesim/sim/engine/thread_context.hpp: the simulator's execution context: one per simulated thread.
+//
+// DEFINITION. thread_context implements program.hpp's tile_context on the CPU. The engine makes one per
+// thread of a workgroup and runs the program on it inside that thread's fiber. Ids come from the launch;
+// global<T>(slot) and lds<T>(count) return recording_buffers; barrier() parks the fiber until every thread
+// of the workgroup has arrived; label(name) names the accesses that follow (kept until the next label).
+// Misuse inside a program (a slot that does not exist, a type that is not the buffer's, LDS calls that
+// disagree between threads, LDS past launch::max_lds_bytes) throws program_usage_error, which the engine
+// reports as a run_error naming the thread.
+//
+// WORKED EXAMPLE. launch{.block = 256, .wave_size = 64}, thread 130 of workgroup 1:
+//   thread_id() == 130, warp() == 2, lane() == 2, block_id() == 1, block_size() == 256
+//   auto a = ctx.lds<float>(256);   // allocation 0, LDS bytes [0, 1024) in every thread
+//   auto b = ctx.lds<int>(10);      // allocation 1, LDS bytes [1024, 1064)
+//
+// INVARIANTS: the k-th lds call of every thread returns the same allocation (created by the first thread to
+// make it); an allocation's offset is a multiple of 16; interval() is the number of barriers passed.
+#pragma once
+
+#include <exception>
+#include <stdexcept>
+#include <string>
+
+#include "sim/engine/access_recorder.hpp"
+#include "sim/engine/recording_buffer.hpp"
+#include "sim/engine/type_key.hpp"
+
+namespace tilesim::sim {
+
+namespace detail {
+class block_runner;
+}
+
+// A program used the context wrongly: "global buffer 1 ('out') holds float, not int".
+class program_usage_error : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+class thread_context : public access_recorder {
+ public:
+  // The engine makes one per simulated thread; a copy would park and resume behind the scheduler's back.
+  thread_context() = default;
+  thread_context(const thread_context&) = delete;
+  thread_context& operator=(const thread_context&) = delete;
+
+  index_t thread_id() const { return thread_; }
+  index_t lane() const { return lane_; }
+  index_t warp() const { return wave_; }
+  index_t block_id() const { return block_; }
+  index_t block_size() const;
+  index_t grid_size() const;
+  index_t warp_size() const;
+
+  // Waits until every thread of the workgroup arrives; file and line only name the call site in reports
+  // (compiler builtins: clang 14 with libstdc++ 12 has no usable std::source_location).
+  void barrier(const char* file = __builtin_FILE(), int line = __builtin_LINE());
+  // Names the accesses that follow: ctx.label("lds store"). nullptr is "".
+  void label(const char* name);
+
+  // Global buffer `slot`, which the host made of T.
+  template <class T>
+  recording_buffer<T> global(int slot) {
+    void* data = nullptr;
+    const buffer_ref ref = global_ref(slot, type_key_of<T>(), &type_name_of<T>, &data);
+    return recording_buffer<T>(this, static_cast<T*>(data), ref);
+  }
+  // The workgroup's next LDS allocation: `count` T's, 16-byte aligned, zero-filled when created.
+  template <class T>
+  recording_buffer<T> lds(index_t count) {
+    void* data = nullptr;
+    const buffer_ref ref = lds_ref(count, type_key_of<T>(), &type_name_of<T>, sizeof(T), alignof(T), &data);
+    return recording_buffer<T>(this, static_cast<T*>(data), ref);
+  }
+
+ private:
+  friend class detail::block_runner;
+  enum class status { runnable, at_barrier, finished, threw };
+  using name_function = std::string (*)();
+
+  buffer_ref global_ref(int slot, type_key type, name_function type_name, void** data);
+  buffer_ref lds_ref(index_t count, type_key type, name_function type_name, std::size_t element_bytes,
+                     std::size_t alignment, void** data);
+
+  status status_ = status::runnable;
+  bool cancelled_ = false;  // set by the engine to unwind a parked fiber after another thread failed
+  int lds_calls_ = 0;
+  const char* barrier_file_ = "";
+  int barrier_line_ = 0;
+  std::exception_ptr error_;
+};
+
+}  // namespace tilesim::sim
