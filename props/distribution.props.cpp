@@ -140,20 +140,6 @@ void curve_visits_grid_once() {
   }
 }
 
-template <void (*L1)(), void (*L2)(), void (*L3)(), void (*L4)()>
-void over_dim_counts() {
-  switch (*gen_pick<int>({1, 2, 3, 4})) {
-    case 1:
-      return L1();
-    case 2:
-      return L2();
-    case 3:
-      return L3();
-    default:
-      return L4();
-  }
-}
-
 // The spec_error rule that f throws, or rule::none.
 template <class F>
 rule rule_thrown(F&& f) {
@@ -262,14 +248,14 @@ TEST_SUITE("distribution") {
   TEST_CASE("snake space-filling curves step by +-scalars_per_access in exactly one dim") {
     CHECK(rc::check("snake: index(i+1) - index(i) is +-scalars_per_access in one dim, 0 in the others (random "
                     "lengths, vector dim and dim order)",
-                    over_dim_counts<snake_steps_are_unit<1>, snake_steps_are_unit<2>, snake_steps_are_unit<3>,
+                    over_counts<snake_steps_are_unit<1>, snake_steps_are_unit<2>, snake_steps_are_unit<3>,
                                     snake_steps_are_unit<4>>));
   }
 
   TEST_CASE("snake and linear space-filling curves visit every access-grid point once") {
     CHECK(rc::check("index(0 .. size-1) is each grid point (multiples of scalars_per_access below the lengths) once; "
                     "linear curves are row-major in the dim order",
-                    over_dim_counts<curve_visits_grid_once<1>, curve_visits_grid_once<2>, curve_visits_grid_once<3>,
+                    over_counts<curve_visits_grid_once<1>, curve_visits_grid_once<2>, curve_visits_grid_once<3>,
                                     curve_visits_grid_once<4>>));
   }
 

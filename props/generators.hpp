@@ -29,6 +29,22 @@ rc::Gen<T> gen_pick(std::vector<T> values) {
                       [values = std::move(values)](std::size_t i) { return values[i]; });
 }
 
+// One law instantiated for 1..4 dimensions, run for a count drawn uniformly (shrinking toward 1):
+// over_counts<law<1>, law<2>, law<3>, law<4>>() inside an rc::check.
+template <void (*L1)(), void (*L2)(), void (*L3)(), void (*L4)()>
+void over_counts() {
+  switch (*gen_pick<int>({1, 2, 3, 4})) {
+    case 1:
+      return L1();
+    case 2:
+      return L2();
+    case 3:
+      return L3();
+    default:
+      return L4();
+  }
+}
+
 // A length for one dimension: small, powers of two, medium, and now and then large.
 rc::Gen<index_t> gen_length();
 // 0 .. n-1, uniform at every size, shrinking toward 0.

@@ -82,20 +82,6 @@ void merge_undoes_unmerge() {
   if (up.found) RC_ASSERT(up.index[0] == v);
 }
 
-// One law, run over 1..4 digits.
-template <void (*L1)(), void (*L2)(), void (*L3)(), void (*L4)()>
-void over_digit_counts() {
-  switch (*gen_pick<int>({1, 2, 3, 4})) {
-    case 1:
-      return L1();
-    case 2:
-      return L2();
-    case 3:
-      return L3();
-    default:
-      return L4();
-  }
-}
 
 }  // namespace
 
@@ -104,7 +90,7 @@ TEST_SUITE("merge") {
     CHECK(
         rc::check("unmerge(merge(u)) == u for every integer u (also negative and >= the product); merge's digits "
                   "1..N-1 are in range, and unmerge.upper_index(u) finds them",
-                  over_digit_counts<unmerge_undoes_merge<1>, unmerge_undoes_merge<2>, unmerge_undoes_merge<3>,
+                  over_counts<unmerge_undoes_merge<1>, unmerge_undoes_merge<2>, unmerge_undoes_merge<3>,
                                     unmerge_undoes_merge<4>>));
   }
 
@@ -112,7 +98,7 @@ TEST_SUITE("merge") {
     CHECK(
         rc::check("merge(unmerge(l)) == l iff l_1..l_N-1 are in range (l_0 is any integer); otherwise it is the "
                   "in-range digits of the same value; merge.upper_index(l) is .found exactly then",
-                  over_digit_counts<merge_undoes_unmerge<1>, merge_undoes_unmerge<2>, merge_undoes_unmerge<3>,
+                  over_counts<merge_undoes_unmerge<1>, merge_undoes_unmerge<2>, merge_undoes_unmerge<3>,
                                     merge_undoes_unmerge<4>>));
   }
 }
