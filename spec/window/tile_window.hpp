@@ -109,15 +109,31 @@ struct tile_window {
   multi_index<max_p> thread;  // this thread's P index
   multi_index<n_dim> origin_;
   coordinate_type first_;     // the view coordinate of access 0's first element
+  // x_of(thread, y) is affine in y: x_base_ + Σ_j y_j * y_stride_[j] along X dim y_dim_[j] (made once per window).
+  multi_index<n_dim> x_base_;
+  index_t y_stride_[max_y];
+  int y_dim_[max_y];
 
   TILESIM_HOST_DEVICE constexpr const multi_index<n_dim>& origin() const { return origin_; }
 
-  // Window-relative x of this thread's element y (x_of restricted to the window's dims).
+  // Window-relative x of this thread's element y: encoding.x_of(thread, y), from the affine form.
   TILESIM_HOST_DEVICE constexpr multi_index<n_dim> x_of(const multi_index<max_y>& y) const {
-    const auto x = encoding.x_of(thread, y);
-    multi_index<n_dim> r{};
-    for (int i = 0; i < n_dim; ++i) r[i] = x[i];
-    return r;
+    multi_index<n_dim> x = x_base_;
+    for (int j = 0; j < encoding.n_y; ++j) x[y_dim_[j]] += y[j] * y_stride_[j];
+    return x;
+  }
+
+  // Fills the affine form of x_of for this thread (each Y is one H component: its stride is the product of
+  // the H lengths after it in its X dim).
+  TILESIM_HOST_DEVICE constexpr void prepare_x_of() {
+    const auto base = encoding.x_of(thread, multi_index<max_y>{});
+    for (int i = 0; i < n_dim; ++i) x_base_[i] = base[i];
+    for (int j = 0; j < encoding.n_y; ++j) {
+      const rh c = encoding.y[j];
+      y_dim_[j] = c.major - 1;
+      y_stride_[j] = 1;
+      for (int k = c.minor + 1; k < encoding.n_h[c.major - 1]; ++k) y_stride_[j] *= encoding.h[c.major - 1][k];
+    }
   }
 
   // Recomputes everything for a new origin (CK's set_window_origin).
@@ -251,7 +267,8 @@ TILESIM_HOST_DEVICE constexpr tile_window<View> make_tile_window(
   for (int i = 0; i < n; ++i)
     require(broken_unless(e.x_length(i) == lengths[i], rule::window_shape_mismatch, "tile_window", {"dim", i},
                           {"window length", lengths[i]}, {"encoding X length", e.x_length(i)}));
-  tile_window<View> w{view, lengths, e, make_load_store_traits(e, view.desc.top_vectors(), visit), thread, {}, {}};
+  tile_window<View> w{view, lengths, e, make_load_store_traits(e, view.desc.top_vectors(), visit), thread, {}, {}, {}, {}, {}};
+  w.prepare_x_of();
   require(broken_unless(w.traits.scalars_per_vector <= tile_window<View>::max_vector, rule::window_vector_too_long,
                         "tile_window", {"scalars per vector", w.traits.scalars_per_vector},
                         {"limit", tile_window<View>::max_vector}));

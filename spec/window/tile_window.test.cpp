@@ -244,3 +244,27 @@ TEST_CASE("a vector of more than 64 elements is rejected, naming its length") {
   CHECK(r == rule::window_vector_too_long);
   CHECK(m == "tilesim: tile_window: one vector access may move at most 64 elements (scalars per vector = 128, limit = 64)");
 }
+
+TEST_CASE("the window's x_of equals the encoding's x_of for every thread and y (warp-raked, R copy, MFMA C)") {
+  const tile_distribution_encoding encodings[] = {
+      make_encoding({1}, {{4, 1, 16}, {4, 8}}, {{{1, 0}}, {{1, 2}, {2, 0}}}, {{1, 1}, {2, 1}}),
+      make_encoding({2}, {{2, 2, 8}, {8, 8}}, {{{0, 0}, {1, 0}}, {{1, 2}, {2, 0}}}, {{1, 1}, {2, 1}}),
+      make_encoding({}, {{4, 2, 4}, {32}}, {{{1, 1}, {2, 0}}}, {{1, 0}, {1, 2}}),
+  };
+  std::vector<float> t(64 * 64);
+  for (const auto& e : encodings) {
+    const auto view = make_tensor_view(make_naive_descriptor_packed<2>({e.x_length(0), e.x_length(1)}), t.data(),
+                                       e.x_length(0) * e.x_length(1));
+    const index_t warps = e.n_p == 2 ? e.p_length(0) : 1, lanes = e.p_length(e.n_p - 1);
+    for (index_t warp = 0; warp < warps; ++warp)
+      for (index_t lane = 0; lane < lanes + 2; ++lane) {  // two extra lanes beyond P as well
+        const p_index p = partition_index(e, warp, lane);
+        const auto w = make_tile_window(view, {e.x_length(0), e.x_length(1)}, {0, 0}, e, p);
+        for (index_t d = 0; d < e.elements_per_thread(); ++d) {
+          const auto y = e.y_of(d);
+          const auto x = e.x_of(p, y);
+          CHECK(w.x_of(y) == multi_index<2>{x[0], x[1]});
+        }
+      }
+  }
+}
