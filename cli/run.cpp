@@ -9,6 +9,7 @@
 #include "cli/args.hpp"
 #include "cli/output_file.hpp"
 #include "sim/programs/copy_run.hpp"
+#include "sim/programs/gemm_tile_run.hpp"
 #include "sim/report/program_report.hpp"
 
 namespace tilesim::cli {
@@ -32,6 +33,19 @@ std::vector<option_spec> copy_options() {
       {"threads", "threads per workgroup", 256, 1, 1024},
       {"grid", "workgroups (each copies the next M rows)", 1, 1, 64},
       {"pad", "padded: elements added to each row, 0 = one vector", 0, 0, max_side},
+  };
+}
+
+std::vector<option_spec> gemm_options() {
+  return {
+      {"arch", "the machine: sm90 (wave 32), gfx90a, gfx942, gfx950 (wave 64)", 0, 0, 0,
+       {"sm90", "gfx90a", "gfx942", "gfx950"}, "gfx942"},
+      {"layout", "the LDS tiles of A and B: row-major, padded, ck-xor (CK's XOR preshuffle)", 0, 0, 0,
+       {"row-major", "padded", "ck-xor"}, "ck-xor"},
+      {"m", "rows of C and A (a multiple of 64)", 64, 1, 1024},
+      {"n", "columns of C, rows of B (a multiple of 64)", 64, 1, 1024},
+      {"k", "the reduction length, A's and B's contiguous dim (a multiple of 32)", 64, 1, 1024},
+      {"threads", "threads per workgroup", 256, 1, 1024},
   };
 }
 
@@ -82,11 +96,59 @@ void print_text(std::ostream& out, const sim::program_report& r) {
   }
 }
 
+// --svg FILE: the heat map of the worst LDS instruction, written before anything is printed.
+void write_heat_map(const sim::arch_table& arch, const sim::program_report& report, const std::optional<std::string>& svg) {
+  if (!svg) return;
+  if (!report.has_worst_lds) throw usage_error("--svg: the run made no LDS instruction to draw");
+  write_file_replacing(*svg, sim::bank_heat_map_svg(arch, report.worst_lds), "--svg");
+}
+
+int run_gemm_command(const std::vector<std::string>& args, bool json, const std::optional<std::string>& svg) {
+  const options o = parse_options(args, gemm_options(), "run gemm");
+  const sim::arch_table& arch = sim::arch_named(o.word("arch"));
+  programs::gemm_params p{};
+  p.m = o.integer("m");
+  p.n = o.integer("n");
+  p.k = o.integer("k");
+  p.ck_banks = arch.banks;
+  const std::string& layout = o.word("layout");
+  p.layout = layout == "row-major" ? programs::gemm_lds_layout::row_major
+             : layout == "padded"  ? programs::gemm_lds_layout::padded
+                                   : programs::gemm_lds_layout::ck_xor;
+  sim::run_result r;
+  std::vector<float> a, b;
+  try {
+    const sim::launch l = programs::gemm_launch(p, static_cast<int>(o.integer("threads")), arch.wave_size);
+    a = programs::gemm_input(p.m * p.k, 1);
+    b = programs::gemm_input(p.n * p.k, 2);
+    r = programs::run_gemm(l, p, a, b);
+  } catch (const sim::run_error& e) {
+    throw usage_error(std::string("run gemm: ") + e.what());
+  } catch (const std::invalid_argument& e) {
+    throw usage_error(std::string("run gemm: ") + e.what());
+  }
+  const bool exact = r.memory.get<float>(p.c) == programs::reference_gemm(p, a, b);
+  const sim::program_report report = sim::make_program_report(arch, r);
+  write_heat_map(arch, report, svg);
+  if (json) {
+    std::cout << sim::to_json(report);
+  } else {
+    std::cout << "program gemm: C (" << p.m << " x " << p.n << ") = A (" << p.m << " x " << p.k << ") * B^T (B " << p.n
+              << " x " << p.k << "), fp32, 64 x 64 block tiles, K steps of 32, LDS " << layout << "; "
+              << o.integer("threads") << " threads x " << report.workgroups << " workgroup(s) on " << arch.name << " ("
+              << arch.description << ")\n";
+    std::cout << "result: " << (exact ? "C == host reference" : "C DIFFERS FROM THE HOST REFERENCE") << " ("
+              << p.m * p.n << " elements)\n";
+    print_text(std::cout, report);
+  }
+  return exact ? 0 : 1;
+}
+
 }  // namespace
 
 std::string run_help() {
   std::string s =
-      "usage: tilesim run copy [--option VALUE]... [--json] [--svg FILE]\n"
+      "usage: tilesim run copy|gemm [--option VALUE]... [--json] [--svg FILE]\n"
       "\n"
       "Runs a built-in tile program for every lane of every wave on the simulator, checks its result, and\n"
       "prices each program instruction on the arch's models (LDS banks: wavefronts = serialized passes,\n"
@@ -97,16 +159,22 @@ std::string run_help() {
       "  copy  global -> LDS -> global through tile windows: CK's warp-raked load, a store into the chosen LDS\n"
       "        layout, a barrier, a read back (down-rows: consecutive lanes go down a column strip, where the\n"
       "        layout decides the bank conflicts), a store to the output (sim/programs/copy.hpp)\n"
+      "  gemm  C = A * B^T in fp32, one workgroup per 64 x 64 block tile, K in steps of 32: A and B tiles\n"
+      "        through warp-raked windows into LDS, barrier, per-warp fragment reads, FMAs, barrier; C through\n"
+      "        a window (sim/programs/gemm_tile.hpp); the result is checked against a host GEMM\n"
       "\n"
-      "options:\n";
+      "options of copy:\n";
   for (const option_spec& o : copy_options()) s += "  --" + o.synopsis() + "\n      " + o.help + "\n";
-  s += "  --json       print the report as one JSON object instead of text\n"
+  s += "options of gemm:\n";
+  for (const option_spec& o : gemm_options()) s += "  --" + o.synopsis() + "\n      " + o.help + "\n";
+  s += "both:\n"
+       "  --json       print the report as one JSON object instead of text\n"
        "  --svg FILE   draw the bank heat map (phases x banks) of the LDS instruction with the most excess\n"
        "               wavefronts; written only when everything succeeded\n"
        "\n"
        "Global-memory timing (4 sectors per clock, 500 cycles latency) is assumed, not measured; LDS figures come\n"
        "from the arch tables (sim/arch), sm90's fitted to H200 measurements.\n"
-       "exit codes: 0 success (also with findings: they are printed); 1 the copy's output differs from its input,\n"
+       "exit codes: 0 success (also with findings: they are printed); 1 the program's result is wrong,\n"
        "or an internal error; 2 bad command line or parameters the program rejects (one line on stderr).\n";
   return s;
 }
@@ -116,11 +184,13 @@ int run_program_command(const std::vector<std::string>& all) {
     std::cout << run_help();
     return 0;
   }
-  if (all.empty()) throw usage_error("run: no program given (programs: copy; see tilesim run --help)");
-  if (all[0] != "copy") throw usage_error("run: unknown program '" + all[0] + "' (programs: copy)");
+  if (all.empty()) throw usage_error("run: no program given (programs: copy, gemm; see tilesim run --help)");
+  if (all[0] != "copy" && all[0] != "gemm")
+    throw usage_error("run: unknown program '" + all[0] + "' (programs: copy, gemm)");
   std::vector<std::string> args(all.begin() + 1, all.end());
   const bool json = take_flag(args, "json");
   const std::optional<std::string> svg = take_text_option(args, "svg");
+  if (all[0] == "gemm") return run_gemm_command(args, json, svg);
   const options o = parse_options(args, copy_options(), "run copy");
 
   const sim::arch_table& arch = sim::arch_named(o.word("arch"));
@@ -157,10 +227,7 @@ int run_program_command(const std::vector<std::string>& all) {
     throw usage_error(std::string("run copy: ") + e.what());
   }
   const sim::program_report report = sim::make_program_report(arch, r);
-  if (svg) {
-    if (!report.has_worst_lds) throw usage_error("--svg: the run made no LDS instruction to draw");
-    write_file_replacing(*svg, sim::bank_heat_map_svg(arch, report.worst_lds), "--svg");
-  }
+  write_heat_map(arch, report, svg);
   if (json) {
     std::cout << sim::to_json(report);
   } else {

@@ -2,6 +2,7 @@
 //
 //   tilesim run copy [--arch ARCH] [--layout L] [--read R] [--rows M --cols N --vector V --threads T
 //                    --grid G --elem-bytes B --pad P] [--json] [--svg FILE]
+//   tilesim run gemm [--arch ARCH] [--layout L] [--m M --n N --k K --threads T] [--json] [--svg FILE]
 //
 // It runs the program for every lane (sim/engine), checks its result, prices every wave-level instruction on
 // the arch's models and times each workgroup (sim/report), and prints one line per program instruction:

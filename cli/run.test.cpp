@@ -70,7 +70,7 @@ TEST_CASE("run copy --svg writes the bank heat map, which rsvg-convert renders w
 TEST_CASE("run: bad programs, options and parameters are one error line with exit code 2") {
   const std::vector<std::vector<std::string>> bad = {
       {"run"},
-      {"run", "gemm"},
+      {"run", "fft"},
       {"run", "copy", "--layout", "diagonal"},
       {"run", "copy", "--rows", "0"},
       {"run", "copy", "--cols", "30"},               // the warp-raked pattern needs vector | cols
@@ -92,4 +92,28 @@ TEST_CASE("run --help names the program and every option") {
   CHECK(r.code == 0);
   for (const char* o : {"--arch", "--layout", "--read", "--rows", "--cols", "--json", "--svg"})
     CHECK(r.out.find(o) != std::string::npos);
+}
+
+TEST_CASE("run gemm on gfx942: C equals the host GEMM; row-major A fragments read 8-way, CK XOR conflict-free") {
+  const result xr = run_tilesim({"run", "gemm"});
+  CHECK(xr.code == 0);
+  CHECK(xr.out.find("result: C == host reference (4096 elements)") != std::string::npos);
+  CHECK(xr.out.find("findings: none") != std::string::npos);
+  const std::vector<std::string> a = row(xr, "A lds load");
+  REQUIRE(a.size() == 13);  // "A lds load" is three words
+  CHECK(a[7] == "2048");  // wavefronts (one word later than a one-word label's row)
+  CHECK(a[9] == "1");
+  const result rm = run_tilesim({"run", "gemm", "--layout", "row-major"});
+  const std::vector<std::string> b = row(rm, "A lds load");
+  CHECK(b[7] == "16384");
+  CHECK(b[8] == "2048");
+  CHECK(b[9] == "8");
+}
+
+TEST_CASE("run gemm: sizes that are not whole block tiles are one error line with exit code 2") {
+  for (const char* m : {"60", "0"}) {
+    const result r = run_tilesim({"run", "gemm", "--m", m});
+    CHECK(r.code == 2);
+    CHECK(r.err.rfind("tilesim: error: ", 0) == 0);
+  }
 }

@@ -39,7 +39,10 @@ std::string id_ranges(const std::vector<int>& ids_in) {
     while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1) ++j;
     if (!s.empty()) s += ", ";
     s += std::to_string(ids[i]);
-    if (j > i) s += "-" + std::to_string(ids[j]);
+    if (j > i) {  // two appends: GCC 12 -O3 warns falsely (-Wrestrict) about "-" + std::to_string(...)
+      s += '-';
+      s += std::to_string(ids[j]);
+    }
     i = j + 1;
   }
   return s;

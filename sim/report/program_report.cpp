@@ -15,8 +15,8 @@ namespace tilesim::sim {
 
 namespace {
 
-// The place of an instruction in the program: instances at the same place are one program instruction.
-using place = std::tuple<int, int, std::string>;
+// A program instruction is a label: every wave instruction carrying it is one of its instances.
+using place = std::string;
 
 struct priced {
   timed_step step;
@@ -88,7 +88,7 @@ program_report make_program_report(const arch_table& arch, const run_result& run
           owner[w].push_back(SIZE_MAX);
         }
         const priced p = price(arch, i.access, global);
-        const place key{i.interval, i.position, i.access.label};
+        const place key = i.access.label;
         auto [it, fresh] = index.emplace(key, r.instructions.size());
         if (fresh) {
           instruction_report ir;

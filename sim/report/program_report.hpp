@@ -2,8 +2,8 @@
 //
 // DEFINITION. The engine (sim/engine) says what every wave did; the models price each wave-level
 // instruction (LDS: sim/models/lds_banks + lds_timing; global: sim/models/global_coalescing) and the clock
-// (sim/timing) puts every workgroup's waves on one timeline. A program instruction is one (barrier interval,
-// position, label) of the program: the instructions of all waves and workgroups at that place are its
+// (sim/timing) puts every workgroup's waves on one timeline. A program instruction is one label the program
+// gave (ctx.label): the wave instructions of all waves, workgroups and loop iterations that carry it are its
 // instances, and its report sums them:
 //   lds:    wavefronts (serialized passes), ideal, excess (= bank conflicts), max N-way
 //   global: sectors touched, ideal sectors
@@ -40,7 +40,7 @@ struct instruction_report {
   access_kind kind = access_kind::load;
   memory_space space = memory_space::lds;
   int width = 0;
-  int interval = 0, position = 0;
+  int interval = 0, position = 0;  // where its first instance was issued
   int instances = 0;
   long long wavefronts = 0, ideal = 0, excess = 0;  // lds
   int max_ways = 0;                                 // lds
@@ -50,7 +50,7 @@ struct instruction_report {
 
 struct program_report {
   std::string arch;
-  std::vector<instruction_report> instructions;  // in program order (interval, position)
+  std::vector<instruction_report> instructions;  // in the order of first issue (interval, position)
   long long wavefronts = 0, ideal = 0, excess = 0, sectors = 0, ideal_sectors = 0;
   double cycles_per_workgroup = 0;
   int workgroups = 0, waves_per_workgroup = 0;
