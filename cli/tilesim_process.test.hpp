@@ -44,6 +44,19 @@ inline std::string temp_path(const char* stem) {
   return path;
 }
 
+// stderr without AddressSanitizer's one-time note on fibers ("==123==WARNING: ASan doesn't fully support
+// makecontext/swapcontext ..."), which the ASan build prints before the first fiber switch: it is the
+// runtime's, not tilesim's, and would otherwise break "one error line" checks there.
+inline std::string without_sanitizer_notes(const std::string& err) {
+  std::string out;
+  std::stringstream in(err);
+  for (std::string line; std::getline(in, line);)
+    if (!(line.rfind("==", 0) == 0 && line.find("WARNING: ASan doesn't fully support makecontext/swapcontext") != std::string::npos))
+      out += line + "\n";
+  if (!err.empty() && err.back() != '\n' && !out.empty()) out.pop_back();
+  return out;
+}
+
 // Runs $TILESIM with `args`, stdin read from `input`.
 inline result run_tilesim(const std::vector<std::string>& args, const std::string& input = "") {
   const char* exe = std::getenv("TILESIM");
@@ -70,7 +83,7 @@ inline result run_tilesim(const std::vector<std::string>& args, const std::strin
   result r;
   r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   r.out = slurp(out_path);
-  r.err = slurp(err_path);
+  r.err = without_sanitizer_notes(slurp(err_path));
   for (const std::string& p : {in_path, out_path, err_path}) unlink(p.c_str());
   return r;
 }
