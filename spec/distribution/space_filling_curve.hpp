@@ -32,6 +32,7 @@ struct space_filling_curve {
     multi_index<N> grid{}, digit{};
     for (int k = 0; k < N; ++k) grid[k] = lengths[order[k]] / scalars_per_access[order[k]];
     for (int k = N - 1; k >= 0; --k) {
+      if (grid[k] == 1) continue;  // digit 0; skips the division (a window's curve has max_y dims, most of length 1)
       digit[k] = i % grid[k];
       i /= grid[k];
     }

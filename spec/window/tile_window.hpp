@@ -113,6 +113,7 @@ struct tile_window {
   multi_index<n_dim> x_base_;
   index_t y_stride_[max_y];
   int y_dim_[max_y];
+  index_t vector_d_stride_;  // register distance between consecutive elements of one vector: d_of(e_{vector dim})
 
   TILESIM_HOST_DEVICE constexpr const multi_index<n_dim>& origin() const { return origin_; }
 
@@ -134,6 +135,9 @@ struct tile_window {
       y_stride_[j] = 1;
       for (int k = c.minor + 1; k < encoding.n_h[c.major - 1]; ++k) y_stride_[j] *= encoding.h[c.major - 1][k];
     }
+    multi_index<max_y> unit{};
+    unit[traits.vector_dim_y] = 1;
+    vector_d_stride_ = encoding.n_y > 0 ? encoding.d_of(unit) : 0;
   }
 
   // Recomputes everything for a new origin (CK's set_window_origin).
@@ -177,15 +181,14 @@ struct tile_window {
     for_each_access([&](const window_access<n_dim>& a) {
       value_type vec[max_vector];
       view.buffer.load(a.offset, traits.scalars_per_vector, vec, a.valid);
-      for (index_t j = 0; j < traits.scalars_per_vector; ++j) {
-        const multi_index<max_y> y = element_y(a.y, j);
-        dst.at(y) = static_cast<T>(vec[j]);
-        check_element(a, j, y, memory_op::load, report);
-      }
+      const index_t d = encoding.d_of(a.y);
+      for (index_t j = 0; j < traits.scalars_per_vector; ++j) dst[d + j * vector_d_stride_] = static_cast<T>(vec[j]);
+      check_vector(a, memory_op::load, report);
     });
   }
 
-  // Stores this thread's elements from src; invalid vectors are skipped. CK semantics.
+  // Stores this thread's elements from src (read in the window encoding's register order d); invalid vectors
+  // are skipped. CK semantics.
   template <class T, index_t C>
   TILESIM_HOST_DEVICE constexpr void store(const distributed_tensor<T, C>& src) const {
     store(src, no_oob_check{});
@@ -221,11 +224,9 @@ struct tile_window {
     require_room(src);
     for_each_access([&](const window_access<n_dim>& a) {
       value_type vec[max_vector];
-      for (index_t j = 0; j < traits.scalars_per_vector; ++j) {
-        const multi_index<max_y> y = element_y(a.y, j);
-        vec[j] = static_cast<value_type>(src.at(y));
-        check_element(a, j, y, op, report);
-      }
+      const index_t d = encoding.d_of(a.y);
+      for (index_t j = 0; j < traits.scalars_per_vector; ++j) vec[j] = static_cast<value_type>(src[d + j * vector_d_stride_]);
+      check_vector(a, op, report);
       if (op == memory_op::store)
         view.buffer.store(a.offset, traits.scalars_per_vector, vec, a.valid);
       else
@@ -233,7 +234,14 @@ struct tile_window {
     });
   }
 
-  // Strict mode: the checks of element j of access a (skipped entirely for no_oob_check).
+  // Strict mode: the checks of every element of access a (nothing at all for no_oob_check).
+  template <class Report>
+  TILESIM_HOST_DEVICE constexpr void check_vector(const window_access<n_dim>& a, memory_op op, Report& report) const {
+    if constexpr (!std::is_same_v<std::remove_cvref_t<Report>, no_oob_check>)
+      for (index_t j = 0; j < traits.scalars_per_vector; ++j) check_element(a, j, element_y(a.y, j), op, report);
+  }
+
+  // Strict mode: the checks of element j of access a.
   template <class Report>
   TILESIM_HOST_DEVICE constexpr void check_element(const window_access<n_dim>& a, index_t j,
                                                    const multi_index<max_y>& y, memory_op op, Report& report) const {
@@ -267,7 +275,7 @@ TILESIM_HOST_DEVICE constexpr tile_window<View> make_tile_window(
   for (int i = 0; i < n; ++i)
     require(broken_unless(e.x_length(i) == lengths[i], rule::window_shape_mismatch, "tile_window", {"dim", i},
                           {"window length", lengths[i]}, {"encoding X length", e.x_length(i)}));
-  tile_window<View> w{view, lengths, e, make_load_store_traits(e, view.desc.top_vectors(), visit), thread, {}, {}, {}, {}, {}};
+  tile_window<View> w{view, lengths, e, make_load_store_traits(e, view.desc.top_vectors(), visit), thread, {}, {}, {}, {}, {}, 0};
   w.prepare_x_of();
   require(broken_unless(w.traits.scalars_per_vector <= tile_window<View>::max_vector, rule::window_vector_too_long,
                         "tile_window", {"scalars per vector", w.traits.scalars_per_vector},
