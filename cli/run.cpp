@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <iostream>
 #include <optional>
+#include <sstream>
 
 #include "cli/args.hpp"
 #include "cli/output_file.hpp"
@@ -96,11 +97,34 @@ void print_text(std::ostream& out, const sim::program_report& r) {
   }
 }
 
-// --svg FILE: the heat map of the worst LDS instruction, written before anything is printed.
-void write_heat_map(const sim::arch_table& arch, const sim::program_report& report, const std::optional<std::string>& svg) {
-  if (!svg) return;
-  if (!report.has_worst_lds) throw usage_error("--svg: the run made no LDS instruction to draw");
-  write_file_replacing(*svg, sim::bank_heat_map_svg(arch, report.worst_lds), "--svg");
+// Runs f(); what the program or its driver rejects becomes a usage error naming `command` (exit code 2).
+template <class F>
+sim::run_result run_or_usage_error(const std::string& command, F&& f) {
+  try {
+    return f();
+  } catch (const sim::run_error& e) {
+    throw usage_error(command + ": " + e.what());
+  } catch (const std::invalid_argument& e) {
+    throw usage_error(command + ": " + e.what());
+  }
+}
+
+// Prices and times the run on `arch`, writes --svg (the heat map of the worst LDS instruction) before anything
+// is printed, then prints the JSON, or `header` and the per-instruction table. Exit code 0, or 1 when !correct.
+int report_run(const sim::arch_table& arch, const sim::run_result& r, bool correct, const std::string& header,
+               bool json, const std::optional<std::string>& svg) {
+  const sim::program_report report = sim::make_program_report(arch, r);
+  if (svg) {
+    if (!report.has_worst_lds) throw usage_error("--svg: the run made no LDS instruction to draw");
+    write_file_replacing(*svg, sim::bank_heat_map_svg(arch, report.worst_lds), "--svg");
+  }
+  if (json) {
+    std::cout << sim::to_json(report);
+  } else {
+    std::cout << header;
+    print_text(std::cout, report);
+  }
+  return correct ? 0 : 1;
 }
 
 int run_gemm_command(const std::vector<std::string>& args, bool json, const std::optional<std::string>& svg) {
@@ -115,33 +139,20 @@ int run_gemm_command(const std::vector<std::string>& args, bool json, const std:
   p.layout = layout == "row-major" ? programs::gemm_lds_layout::row_major
              : layout == "padded"  ? programs::gemm_lds_layout::padded
                                    : programs::gemm_lds_layout::ck_xor;
-  sim::run_result r;
-  std::vector<float> a, b;
-  try {
-    const sim::launch l = programs::gemm_launch(p, static_cast<int>(o.integer("threads")), arch.wave_size);
-    a = programs::gemm_input(p.m * p.k, 1);
-    b = programs::gemm_input(p.n * p.k, 2);
-    r = programs::run_gemm(l, p, a, b);
-  } catch (const sim::run_error& e) {
-    throw usage_error(std::string("run gemm: ") + e.what());
-  } catch (const std::invalid_argument& e) {
-    throw usage_error(std::string("run gemm: ") + e.what());
-  }
+  const std::vector<float> a = programs::gemm_input(p.m * p.k, 1), b = programs::gemm_input(p.n * p.k, 2);
+  sim::launch l{};
+  const sim::run_result r = run_or_usage_error("run gemm", [&] {
+    l = programs::gemm_launch(p, static_cast<int>(o.integer("threads")), arch.wave_size);
+    return programs::run_gemm(l, p, a, b);
+  });
   const bool exact = r.memory.get<float>(p.c) == programs::reference_gemm(p, a, b);
-  const sim::program_report report = sim::make_program_report(arch, r);
-  write_heat_map(arch, report, svg);
-  if (json) {
-    std::cout << sim::to_json(report);
-  } else {
-    std::cout << "program gemm: C (" << p.m << " x " << p.n << ") = A (" << p.m << " x " << p.k << ") * B^T (B " << p.n
-              << " x " << p.k << "), fp32, 64 x 64 block tiles, K steps of 32, LDS " << layout << "; "
-              << o.integer("threads") << " threads x " << report.workgroups << " workgroup(s) on " << arch.name << " ("
-              << arch.description << ")\n";
-    std::cout << "result: " << (exact ? "C == host reference" : "C DIFFERS FROM THE HOST REFERENCE") << " ("
-              << p.m * p.n << " elements)\n";
-    print_text(std::cout, report);
-  }
-  return exact ? 0 : 1;
+  std::ostringstream header;
+  header << "program gemm: C (" << p.m << " x " << p.n << ") = A (" << p.m << " x " << p.k << ") * B^T (B " << p.n
+         << " x " << p.k << "), fp32, 64 x 64 block tiles, K steps of 32, LDS " << layout << "; " << l.block
+         << " threads x " << l.grid << " workgroup(s) on " << arch.name << " (" << arch.description << ")\n"
+         << "result: " << (exact ? "C == host reference" : "C DIFFERS FROM THE HOST REFERENCE") << " (" << p.m * p.n
+         << " elements)\n";
+  return report_run(arch, r, exact, header.str(), json, svg);
 }
 
 }  // namespace
@@ -212,33 +223,22 @@ int run_program_command(const std::vector<std::string>& all) {
   l.wave_size = arch.wave_size;
   const std::int64_t bytes = o.integer("elem-bytes");
   bool exact = false;
-  sim::run_result r;
-  try {
+  const sim::run_result r = run_or_usage_error("run copy", [&] {
     switch (bytes) {
-      case 1: r = run_typed<std::uint8_t>(l, p, exact); break;
-      case 2: r = run_typed<std::uint16_t>(l, p, exact); break;
-      case 4: r = run_typed<std::uint32_t>(l, p, exact); break;
-      case 8: r = run_typed<std::uint64_t>(l, p, exact); break;
+      case 1: return run_typed<std::uint8_t>(l, p, exact);
+      case 2: return run_typed<std::uint16_t>(l, p, exact);
+      case 4: return run_typed<std::uint32_t>(l, p, exact);
+      case 8: return run_typed<std::uint64_t>(l, p, exact);
       default: throw usage_error("option --elem-bytes must be 1, 2, 4 or 8 (got " + std::to_string(bytes) + ")");
     }
-  } catch (const sim::run_error& e) {
-    throw usage_error(std::string("run copy: ") + e.what());
-  } catch (const std::invalid_argument& e) {
-    throw usage_error(std::string("run copy: ") + e.what());
-  }
-  const sim::program_report report = sim::make_program_report(arch, r);
-  write_heat_map(arch, report, svg);
-  if (json) {
-    std::cout << sim::to_json(report);
-  } else {
-    std::cout << "program copy: " << p.rows << " x " << p.cols << " tile of " << bytes << "-byte elements per workgroup, "
-              << "global -> LDS (" << layout << ") -> global, read back " << o.word("read") << "; " << l.block
-              << " threads x " << l.grid << " workgroup(s) on " << arch.name << " (" << arch.description << ")\n";
-    std::cout << "result: " << (exact ? "output == input" : "OUTPUT DIFFERS FROM INPUT") << " ("
-              << programs::copy_elements(l, p) << " elements)\n";
-    print_text(std::cout, report);
-  }
-  return exact ? 0 : 1;
+  });
+  std::ostringstream header;
+  header << "program copy: " << p.rows << " x " << p.cols << " tile of " << bytes << "-byte elements per workgroup, "
+         << "global -> LDS (" << layout << ") -> global, read back " << o.word("read") << "; " << l.block
+         << " threads x " << l.grid << " workgroup(s) on " << arch.name << " (" << arch.description << ")\n"
+         << "result: " << (exact ? "output == input" : "OUTPUT DIFFERS FROM INPUT") << " ("
+         << programs::copy_elements(l, p) << " elements)\n";
+  return report_run(arch, r, exact, header.str(), json, svg);
 }
 
 }  // namespace tilesim::cli

@@ -79,23 +79,22 @@ struct tensor_view {
   }
 };
 
-// A view of `count` elements at `data` through `desc`; throws when the buffer is smaller than the descriptor's
-// element space. make_tensor_view(make_naive_descriptor_packed<2>({4, 4}), t, 16).
-template <class Desc, class T>
-constexpr tensor_view<Desc, span_buffer<T>> make_tensor_view(const Desc& desc, T* data, index_t count,
-                                                             address_space space = address_space::global) {
-  require(broken_unless(count >= desc.element_space_size, rule::window_buffer_too_small, "tensor_view",
-                        {"buffer elements", count}, {"element space size", desc.element_space_size}));
-  return {desc, span_buffer<T>{data, count}, space};
-}
-
-// A view over any element buffer (e.g. the simulator's recording one); the same size rule.
+// A view over any element buffer (e.g. the simulator's recording one); throws when the buffer is smaller than
+// the descriptor's element space.
 template <class Desc, element_buffer Buffer>
 TILESIM_HOST_DEVICE constexpr tensor_view<Desc, Buffer> make_tensor_view(const Desc& desc, const Buffer& buffer,
                                                                          address_space space = address_space::global) {
   require(broken_unless(buffer.size() >= desc.element_space_size, rule::window_buffer_too_small, "tensor_view",
                         {"buffer elements", buffer.size()}, {"element space size", desc.element_space_size}));
   return {desc, buffer, space};
+}
+
+// A view of `count` elements at `data` through `desc` (a span_buffer; the same size rule):
+// make_tensor_view(make_naive_descriptor_packed<2>({4, 4}), t, 16).
+template <class Desc, class T>
+TILESIM_HOST_DEVICE constexpr tensor_view<Desc, span_buffer<T>> make_tensor_view(
+    const Desc& desc, T* data, index_t count, address_space space = address_space::global) {
+  return make_tensor_view(desc, span_buffer<T>{data, count}, space);
 }
 
 }  // namespace tilesim
