@@ -32,6 +32,14 @@
 #define TILESIM_DEVICE_PASS 0
 #endif
 
+// Stops the GPU thread on a violated invariant (device passes only): PTX `trap` under nvcc, the LLVM trap
+// under hipcc. The host sees the launch fail ("unspecified launch failure" / "illegal instruction").
+#if defined(__CUDA_ARCH__)
+#define TILESIM_DEVICE_TRAP() asm volatile("trap;")
+#else
+#define TILESIM_DEVICE_TRAP() __builtin_trap()
+#endif
+
 namespace tilesim {
 
 using index_t = std::int64_t;

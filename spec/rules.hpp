@@ -142,7 +142,8 @@ namespace detail {
 [[noreturn]] TILESIM_HOST_DEVICE inline void fail(const violation& v) {
 #if TILESIM_DEVICE_PASS
   (void)v;
-  __builtin_trap();
+  TILESIM_DEVICE_TRAP();
+  __builtin_unreachable();
 #else
   throw spec_error(v);
 #endif
@@ -152,6 +153,7 @@ namespace detail {
 // Reports a violation: throws on the host, traps on a device, fails compilation in a constant expression.
 TILESIM_HOST_DEVICE constexpr void require(const violation& v) {
   if (!v) return;
+#if !TILESIM_DEVICE_PASS  // the host pass of the same code already names the rule at compile time
   if (__builtin_is_constant_evaluated()) {
     switch (v.what) {
 #define TILESIM_RULE_CALL(name, text) \
@@ -164,6 +166,7 @@ TILESIM_HOST_DEVICE constexpr void require(const violation& v) {
         break;
     }
   }
+#endif
   detail::fail(v);
 }
 

@@ -1,0 +1,65 @@
+// tilesim/gpu/device_run.hpp: run a built-in tile program on the GPU from plain C++ (no vendor header here).
+//
+// DEFINITION. The host side of gpu/: each run_*_on_device call copies the global buffers (slot k =
+// buffers[k], bytes as the simulator's global_memory holds them) to the device, launches the program's
+// kernel with `grid` x `block` threads and `lds_bytes` of dynamic shared memory, and copies every buffer
+// back. A timed launch also returns each block's clock64() cycles (gpu/device_context.hpp: run_program).
+// The kernels come from the same templates the simulator runs (sim/programs/*.hpp); only kernels.cu sees
+// the vendor runtime, so the cross-check and its tests compile with a plain C++ compiler.
+//
+// WORKED EXAMPLE.
+//   device_result r = run_copy_on_device(copy_params{}, {.grid = 4, .block = 256, .lds_bytes = 4096},
+//                                        {input_bytes, poisoned_output_bytes});
+//   r.buffers[1] == input_bytes                      // the copy arrived
+//
+// INVARIANTS: a runtime failure (a launch that traps, too much shared memory, no device) throws
+// device_error naming the call; buffers come back in slot order with their sizes unchanged.
+#pragma once
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sim/programs/copy.hpp"
+#include "sim/programs/gemm_tile.hpp"
+
+namespace tilesim::gpu {
+
+using byte_buffer = std::vector<unsigned char>;
+
+struct device_launch {
+  int grid = 1;
+  int block = 256;
+  std::size_t lds_bytes = 0;  // dynamic shared memory: the simulator's workgroup_record::lds_bytes
+  bool timed = false;         // also measure clock64() cycles per block
+};
+
+struct device_result {
+  std::vector<byte_buffer> buffers;       // every global slot after the kernel
+  std::vector<long long> block_cycles;    // timed launches: one per block
+};
+
+struct device_description {
+  std::string name;          // "NVIDIA H200"
+  std::string driver;        // "580.159.04" (nvidia-smi) or the runtime's driver version number
+  int runtime_version = 0;   // 13000 = CUDA 13.0
+  int multiprocessors = 0;
+  int clock_khz = 0;         // the SM clock the runtime reports (not the current one)
+  int warp_size = 0;
+};
+
+// True when this binary was built with the GPU part (it is still false without a device at run time).
+bool device_support_built();
+// The first GPU; throws device_error without one.
+device_description describe_device();
+
+// copy_tile<std::uint16_t> (fp16 bits) with params' slots pointing into `buffers`.
+device_result run_copy_on_device(const programs::copy_params& p, const device_launch& l, std::vector<byte_buffer> buffers);
+// copy_tile<float>.
+device_result run_copy_f32_on_device(const programs::copy_params& p, const device_launch& l,
+                                     std::vector<byte_buffer> buffers);
+// gemm_tile (fp32).
+device_result run_gemm_on_device(const programs::gemm_params& p, const device_launch& l, std::vector<byte_buffer> buffers);
+
+}  // namespace tilesim::gpu

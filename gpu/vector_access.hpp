@@ -1,0 +1,124 @@
+// tilesim/gpu/vector_access.hpp: one lane's 1/2/4/8/16-byte load or store as exactly one GPU instruction.
+//
+// DEFINITION. The simulator prices a lane's vector of n elements as one access of n * sizeof(T) bytes
+// (split into 16-byte instructions beyond that: sim::launch::split_bytes). A plain C++ loop over the
+// elements would let the compiler pick any width, so on the GPU every access goes through these functions,
+// which pin the instruction:
+//   NVIDIA (nvcc)  inline PTX: ld.shared.v4.u32 / st.shared.* on a 32-bit shared address (SASS LDS.128,
+//                  STS.*), ld.global.v4.u32 / st.global.* on a 64-bit global address (LDG.E.128, STG.E.*)
+//   AMD (hipcc)    a typed load through an address_space(3) pointer for LDS (ds_read_b128, ds_write_b128,
+//                  ...), a plain typed load for global (global_load_dwordx4, ...)
+// Bytes move through 32-bit registers with __builtin_memcpy, so any trivially copyable T works.
+//
+// WORKED EXAMPLE. 8 fp16 values at LDS byte 4096 (bytes = 16, space = lds):
+//   move_bytes<16, access_kind::load, space::lds>(smem + 4096, regs)  ->  ld.shared.v4.u32 {r0..r3}, [4096]
+// A 32-byte vector is two calls (bytes 0-15, 16-31), as the simulator's split_bytes = 16 counts it.
+//
+// INVARIANTS: `bytes` is 1, 2, 4, 8 or 16 and the address is a multiple of it (a misaligned vector faults
+// on the GPU, as it would in a real kernel; the simulator reports it as misaligned). Host passes never
+// call these (device-only).
+#pragma once
+
+#include <cstdint>
+
+#include "spec/config.hpp"
+
+namespace tilesim::gpu {
+
+enum class memory_space { global, lds };
+
+#if defined(__CUDA_ARCH__)
+// NVIDIA device pass: one PTX instruction per call.
+template <int Bytes, memory_space Space>
+__device__ __forceinline__ void load_bytes(const void* p, std::uint32_t* r) {
+  if constexpr (Space == memory_space::lds) {
+    const unsigned a = static_cast<unsigned>(__cvta_generic_to_shared(p));
+    if constexpr (Bytes == 1) asm volatile("ld.shared.u8 %0, [%1];" : "=r"(r[0]) : "r"(a) : "memory");
+    if constexpr (Bytes == 2) {
+      unsigned short h;
+      asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h) : "r"(a) : "memory");
+      r[0] = h;
+    }
+    if constexpr (Bytes == 4) asm volatile("ld.shared.u32 %0, [%1];" : "=r"(r[0]) : "r"(a) : "memory");
+    if constexpr (Bytes == 8) asm volatile("ld.shared.v2.u32 {%0,%1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(a) : "memory");
+    if constexpr (Bytes == 16)
+      asm volatile("ld.shared.v4.u32 {%0,%1,%2,%3}, [%4];"
+                   : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a) : "memory");
+  } else {
+    const unsigned long long a = reinterpret_cast<unsigned long long>(p);
+    if constexpr (Bytes == 1) asm volatile("ld.global.u8 %0, [%1];" : "=r"(r[0]) : "l"(a) : "memory");
+    if constexpr (Bytes == 2) {
+      unsigned short h;
+      asm volatile("ld.global.u16 %0, [%1];" : "=h"(h) : "l"(a) : "memory");
+      r[0] = h;
+    }
+    if constexpr (Bytes == 4) asm volatile("ld.global.u32 %0, [%1];" : "=r"(r[0]) : "l"(a) : "memory");
+    if constexpr (Bytes == 8) asm volatile("ld.global.v2.u32 {%0,%1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "l"(a) : "memory");
+    if constexpr (Bytes == 16)
+      asm volatile("ld.global.v4.u32 {%0,%1,%2,%3}, [%4];"
+                   : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "l"(a) : "memory");
+  }
+}
+
+template <int Bytes, memory_space Space>
+__device__ __forceinline__ void store_bytes(void* p, const std::uint32_t* r) {
+  if constexpr (Space == memory_space::lds) {
+    const unsigned a = static_cast<unsigned>(__cvta_generic_to_shared(p));
+    if constexpr (Bytes == 1) asm volatile("st.shared.u8 [%0], %1;" ::"r"(a), "r"(r[0]) : "memory");
+    if constexpr (Bytes == 2) asm volatile("st.shared.u16 [%0], %1;" ::"r"(a), "h"(static_cast<unsigned short>(r[0])) : "memory");
+    if constexpr (Bytes == 4) asm volatile("st.shared.u32 [%0], %1;" ::"r"(a), "r"(r[0]) : "memory");
+    if constexpr (Bytes == 8) asm volatile("st.shared.v2.u32 [%0], {%1,%2};" ::"r"(a), "r"(r[0]), "r"(r[1]) : "memory");
+    if constexpr (Bytes == 16)
+      asm volatile("st.shared.v4.u32 [%0], {%1,%2,%3,%4};" ::"r"(a), "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3])
+                   : "memory");
+  } else {
+    const unsigned long long a = reinterpret_cast<unsigned long long>(p);
+    if constexpr (Bytes == 1) asm volatile("st.global.u8 [%0], %1;" ::"l"(a), "r"(r[0]) : "memory");
+    if constexpr (Bytes == 2) asm volatile("st.global.u16 [%0], %1;" ::"l"(a), "h"(static_cast<unsigned short>(r[0])) : "memory");
+    if constexpr (Bytes == 4) asm volatile("st.global.u32 [%0], %1;" ::"l"(a), "r"(r[0]) : "memory");
+    if constexpr (Bytes == 8) asm volatile("st.global.v2.u32 [%0], {%1,%2};" ::"l"(a), "r"(r[0]), "r"(r[1]) : "memory");
+    if constexpr (Bytes == 16)
+      asm volatile("st.global.v4.u32 [%0], {%1,%2,%3,%4};" ::"l"(a), "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3])
+                   : "memory");
+  }
+}
+#elif defined(__HIP_DEVICE_COMPILE__)
+// AMD device pass: typed loads; LDS through an address_space(3) pointer so the backend emits ds_read/ds_write.
+template <int Bytes>
+struct word_vector;
+template <> struct word_vector<1> { using type = std::uint8_t; };
+template <> struct word_vector<2> { using type = std::uint16_t; };
+template <> struct word_vector<4> { using type = std::uint32_t; };
+template <> struct word_vector<8> { using type = std::uint32_t __attribute__((ext_vector_type(2))); };
+template <> struct word_vector<16> { using type = std::uint32_t __attribute__((ext_vector_type(4))); };
+
+template <int Bytes, memory_space Space>
+__device__ __forceinline__ void load_bytes(const void* p, std::uint32_t* r) {
+  using V = typename word_vector<Bytes>::type;
+  V v;
+  if constexpr (Space == memory_space::lds)
+    v = *(const __attribute__((address_space(3))) V*)(p);
+  else
+    v = *static_cast<const V*>(p);
+  if constexpr (Bytes < 4)
+    r[0] = v;
+  else
+    __builtin_memcpy(r, &v, Bytes);
+}
+
+template <int Bytes, memory_space Space>
+__device__ __forceinline__ void store_bytes(void* p, const std::uint32_t* r) {
+  using V = typename word_vector<Bytes>::type;
+  V v;
+  if constexpr (Bytes < 4)
+    v = static_cast<V>(r[0]);
+  else
+    __builtin_memcpy(&v, r, Bytes);
+  if constexpr (Space == memory_space::lds)
+    *(__attribute__((address_space(3))) V*)(p) = v;
+  else
+    *static_cast<V*>(p) = v;
+}
+#endif
+
+}  // namespace tilesim::gpu
