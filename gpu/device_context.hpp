@@ -22,6 +22,11 @@
 #include <cstdint>
 #include <type_traits>
 
+#if defined(__CUDACC__) || defined(__HIPCC__)
+// First: threadIdx, __syncthreads, clock64 and HIP's device printf (spec/rules.hpp) come from it under hipcc,
+// which, unlike nvcc, pre-includes none of them.
+#include "gpu/hip_runtime.hpp"
+#endif
 #include "gpu/vector_access.hpp"
 #include "sim/engine/program.hpp"
 

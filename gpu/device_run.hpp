@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "gpu/device_error.hpp"
 #include "sim/programs/copy.hpp"
 #include "sim/programs/gemm_tile.hpp"
 
@@ -49,9 +50,7 @@ struct device_description {
   int warp_size = 0;
 };
 
-// True when this binary was built with the GPU part (it is still false without a device at run time).
-bool device_support_built();
-// The first GPU; throws device_error without one.
+// The first GPU; throws device_error("no GPU: ...") without one.
 device_description describe_device();
 
 // copy_tile<std::uint16_t> (fp16 bits) with params' slots pointing into `buffers`.

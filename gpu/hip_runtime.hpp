@@ -19,6 +19,21 @@
 
 #if defined(__HIPCC__)
 #include <hip/hip_runtime.h>
+
+// HIP 5.x declares only hipFuncSetAttribute(const void*, ...); CUDA's (and newer HIP's) take the kernel
+// itself. This overload is more specialized than any `template <class T> (T)` or `(T*)` form a newer HIP
+// adds, so kernels.cu's hipFuncSetAttribute(kernel, ...) means the same call on every version.
+template <class... Args>
+inline hipError_t hipFuncSetAttribute(void (*kernel)(Args...), hipFuncAttribute a, int value) {
+  return hipFuncSetAttribute(reinterpret_cast<const void*>(kernel), a, value);
+}
+
+#if HIP_VERSION_MAJOR < 5 || (HIP_VERSION_MAJOR == 5 && HIP_VERSION_MINOR < 3)
+// HIP before 5.3 has no hipDeviceSetLimit and no stack limit to set: the runtime gives each launch the
+// scratch its kernel descriptor asks for (the compiler sizes it; all calls are inlined), so a no-op is exact.
+inline constexpr hipLimit_t hipLimitStackSize = static_cast<hipLimit_t>(0);
+inline hipError_t hipDeviceSetLimit(hipLimit_t, std::size_t) { return hipSuccess; }
+#endif
 #else
 #include <cuda_runtime.h>
 
@@ -44,19 +59,17 @@ inline hipError_t hipDriverGetVersion(int* v) { return cudaDriverGetVersion(v); 
 inline hipError_t hipRuntimeGetVersion(int* v) { return cudaRuntimeGetVersion(v); }
 inline hipError_t hipDeviceGetAttribute(int* v, cudaDeviceAttr a, int device) { return cudaDeviceGetAttribute(v, a, device); }
 inline constexpr cudaDeviceAttr hipDeviceAttributeClockRate = cudaDevAttrClockRate;
+inline constexpr cudaLimit hipLimitStackSize = cudaLimitStackSize;
+inline hipError_t hipDeviceSetLimit(cudaLimit limit, std::size_t value) { return cudaDeviceSetLimit(limit, value); }
 template <class Kernel>
 hipError_t hipFuncSetAttribute(Kernel kernel, cudaFuncAttribute a, int value) {
   return cudaFuncSetAttribute(kernel, a, value);
 }
 #endif
 
-namespace tilesim::gpu {
+#include "gpu/device_error.hpp"
 
-// A runtime call failed: the message names the call, the place and the runtime's reason.
-class device_error : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+namespace tilesim::gpu {
 
 // Throws device_error unless `status` is hipSuccess: check(hipMalloc(&p, n), "hipMalloc(&p, n)", __FILE__, __LINE__).
 inline void check(hipError_t status, const char* call, const char* file, int line) {

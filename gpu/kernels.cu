@@ -63,6 +63,9 @@ device_result launch(Kernel untimed, Kernel timed, const Params& params, const d
     cycles = std::make_unique<device_memory>(sizeof(long long) * static_cast<std::size_t>(l.grid));
     args.block_cycles = static_cast<long long*>(cycles->pointer);
   }
+  // spec's index machinery keeps its encodings and windows in local memory (tens of KB per thread for the
+  // GEMM); the default per-thread stack limit is sized for far less.
+  TILESIM_HIP_CHECK(hipDeviceSetLimit(hipLimitStackSize, 64 * 1024));
   Kernel kernel = l.timed ? timed : untimed;
   TILESIM_HIP_CHECK(hipFuncSetAttribute(kernel, hipFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(l.lds_bytes)));
   kernel<<<l.grid, l.block, l.lds_bytes>>>(params, args);
@@ -97,12 +100,12 @@ std::string driver_version() {
 
 }  // namespace
 
-bool device_support_built() { return true; }
-
 device_description describe_device() {
   int n = 0;
-  TILESIM_HIP_CHECK(hipGetDeviceCount(&n));
-  if (n < 1) throw device_error("no GPU: hipGetDeviceCount found 0 devices");
+  const hipError_t status = hipGetDeviceCount(&n);
+  if (status != hipSuccess || n < 1)
+    throw device_error(std::string("no GPU: hipGetDeviceCount says ") +
+                       (status != hipSuccess ? hipGetErrorString(status) : "0 devices"));
   hipDeviceProp_t prop{};
   TILESIM_HIP_CHECK(hipGetDeviceProperties(&prop, 0));
   device_description d;

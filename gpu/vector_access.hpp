@@ -84,6 +84,8 @@ __device__ __forceinline__ void store_bytes(void* p, const std::uint32_t* r) {
 }
 #elif defined(__HIP_DEVICE_COMPILE__)
 // AMD device pass: typed loads; LDS through an address_space(3) pointer so the backend emits ds_read/ds_write.
+// Spelled without __forceinline__: clang pre-declares __device__ for HIP, the rest of HIP's macros need
+// <hip/hip_runtime.h>, which this header does not include.
 template <int Bytes>
 struct word_vector;
 template <> struct word_vector<1> { using type = std::uint8_t; };
@@ -93,7 +95,7 @@ template <> struct word_vector<8> { using type = std::uint32_t __attribute__((ex
 template <> struct word_vector<16> { using type = std::uint32_t __attribute__((ext_vector_type(4))); };
 
 template <int Bytes, memory_space Space>
-__device__ __forceinline__ void load_bytes(const void* p, std::uint32_t* r) {
+__device__ inline __attribute__((always_inline)) void load_bytes(const void* p, std::uint32_t* r) {
   using V = typename word_vector<Bytes>::type;
   V v;
   if constexpr (Space == memory_space::lds)
@@ -107,7 +109,7 @@ __device__ __forceinline__ void load_bytes(const void* p, std::uint32_t* r) {
 }
 
 template <int Bytes, memory_space Space>
-__device__ __forceinline__ void store_bytes(void* p, const std::uint32_t* r) {
+__device__ inline __attribute__((always_inline)) void store_bytes(void* p, const std::uint32_t* r) {
   using V = typename word_vector<Bytes>::type;
   V v;
   if constexpr (Bytes < 4)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install what is missing, build, and run every suite: unit + props (g++), unit + props under ASan+UBSan,
-# unit under clang. Ends with one line "N passed, N failed" summed over all runs.
+# unit under clang. GPU code (gpu/: nvcc >= 12, hipcc) is built and checked in the first build when its
+# compiler is installed (scripts/setup_gpu.sh). Ends with one line "N passed, N failed" summed over all runs.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh || exit 2
@@ -23,9 +24,9 @@ run_suite() {  # run_suite DIR SUITES...
 [ -f build/build.ninja ] || meson setup build --wrap-mode=nodownload >/dev/null || exit 2
 run_suite build unit props
 [ -f build-asan/build.ninja ] || meson setup build-asan --wrap-mode=nodownload -Db_sanitize=address,undefined \
-  -Db_lundef=false -Dbench=disabled -Dcpp_args=-fno-sanitize-recover=all >/dev/null || exit 2
+  -Db_lundef=false -Dbench=disabled -Dgpu=disabled -Damd=disabled -Dcpp_args=-fno-sanitize-recover=all >/dev/null || exit 2
 run_suite build-asan unit props
-[ -f build-clang/build.ninja ] || CXX=clang++ meson setup build-clang --wrap-mode=nodownload -Dbench=disabled >/dev/null || exit 2
+[ -f build-clang/build.ninja ] || CXX=clang++ meson setup build-clang --wrap-mode=nodownload -Dbench=disabled -Dgpu=disabled -Damd=disabled >/dev/null || exit 2
 run_suite build-clang unit
 python3 scripts/summarize_tests.py "${builds[@]}" || status=1
 exit $status

@@ -36,6 +36,8 @@
 // under hipcc. The host sees the launch fail ("unspecified launch failure" / "illegal instruction").
 #if defined(__CUDA_ARCH__)
 #define TILESIM_DEVICE_TRAP() asm volatile("trap;")
+#elif defined(__HIP_DEVICE_COMPILE__)  // s_trap 2 is llvm.trap on gfx9; a loop, not `unreachable`, which clang 15's AMDGPU CFG annotation rejects inside divergent loops
+#define TILESIM_DEVICE_TRAP() do { for (;;) asm volatile("s_trap 2"); } while (0)
 #else
 #define TILESIM_DEVICE_TRAP() __builtin_trap()
 #endif

@@ -15,6 +15,8 @@
 // Rules live in the X-macro list below so that the text is written once for all three.
 #pragma once
 
+#include <cstdio>  // printf: the device pass reports a broken rule before trapping
+
 #include "spec/config.hpp"
 
 #include <stdexcept>
@@ -141,7 +143,12 @@ TILESIM_RULES(TILESIM_RULE_FN)
 namespace detail {
 [[noreturn]] TILESIM_HOST_DEVICE inline void fail(const violation& v) {
 #if TILESIM_DEVICE_PASS
-  (void)v;
+  // The GPU cannot throw: say which rule broke, with its values, then stop the thread.
+  printf("tilesim: %s: %s (%s = %lld, %s = %lld, %s = %lld, %s = %lld)\n", v.where ? v.where : "", rule_text(v.what),
+         v.values[0].name ? v.values[0].name : "-", static_cast<long long>(v.values[0].value),
+         v.values[1].name ? v.values[1].name : "-", static_cast<long long>(v.values[1].value),
+         v.values[2].name ? v.values[2].name : "-", static_cast<long long>(v.values[2].value),
+         v.values[3].name ? v.values[3].name : "-", static_cast<long long>(v.values[3].value));
   TILESIM_DEVICE_TRAP();
   __builtin_unreachable();
 #else

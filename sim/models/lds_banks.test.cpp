@@ -1,22 +1,19 @@
 // tilesim/sim/models/lds_banks.test.cpp: the LDS bank model against hardware truth and the reference's laws.
 //
 // Runs with the repository root as working directory (meson's sim test sets it): the calibration files are
-// read from sim/calibration/.
+// read from sim/calibration/ (truth_file.test.hpp).
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <cstdint>
-#include <fstream>
 #include <functional>
-#include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "sim/arch/arch.hpp"
 #include "sim/models/lds_banks.hpp"
 #include "sim/models/lds_timing.hpp"
-#include "sim/patterns/pattern_file.hpp"
+#include "sim/models/truth_file.test.hpp"
 
 using namespace tilesim::sim;
 
@@ -38,41 +35,13 @@ lds_cost cost(const char* arch, access_kind kind, int width, const std::function
 
 const access_kind ld = access_kind::load, st = access_kind::store;
 
-// The rows of a TSV file with a header line, by their first column.
-std::map<std::string, std::vector<std::string>> read_tsv(const std::string& path) {
-  std::ifstream in(path);
-  REQUIRE_MESSAGE(in.good(), "cannot open " << path << " (run the tests from the repository root)");
-  std::map<std::string, std::vector<std::string>> rows;
-  std::string line;
-  std::getline(in, line);  // header
-  while (std::getline(in, line)) {
-    std::vector<std::string> fields;
-    std::stringstream s(line);
-    for (std::string f; std::getline(s, f, '\t');) fields.push_back(f);
-    if (!fields.empty()) rows[fields[0]] = fields;
-  }
-  return rows;
-}
-
-// Every pattern of a pattern file (failing the test on a malformed line).
-std::vector<wave_access> read_patterns(const std::string& path, const arch_table& arch) {
-  std::ifstream in(path);
-  REQUIRE_MESSAGE(in.good(), "cannot open " << path << " (run the tests from the repository root)");
-  pattern_reader reader(in, arch, memory_space::lds);
-  std::vector<wave_access> v;
-  wave_access a;
-  for (pattern_reader::result r; (r = reader.next(a)) != pattern_reader::result::end;) {
-    REQUIRE_MESSAGE(r == pattern_reader::result::pattern, reader.error().text());
-    v.push_back(a);
-  }
-  return v;
-}
+using truth_file::read_patterns;
 
 }  // namespace
 
 TEST_CASE("sm90 reproduces every line of the H200 truth: wavefronts exactly, cycles within 5 %") {
   const arch_table& sm90 = arch_named("sm90");
-  const auto truth = read_tsv("sim/calibration/h200-smem-known.truth.tsv");
+  const auto truth = truth_file::read_tsv("sim/calibration/h200-smem-known.truth.tsv").rows;
   const auto patterns = read_patterns("sim/calibration/h200-smem-known.patterns", sm90);
   REQUIRE(patterns.size() == 46);
   REQUIRE(truth.size() == 46);
@@ -104,7 +73,7 @@ TEST_CASE("sm90 reproduces the H200 probe: counted wavefronts, hardware passes a
   // sim/calibration/README.md: 100 more patterns measured on the same H200 (repeated addresses, partial
   // warps, sub-word widths); cycles from an unrolled loop, where the LDS pipe is the only limit.
   const arch_table& sm90 = arch_named("sm90");
-  const auto truth = read_tsv("sim/calibration/h200-smem-probe.truth.tsv");
+  const auto truth = truth_file::read_tsv("sim/calibration/h200-smem-probe.truth.tsv").rows;
   const auto patterns = read_patterns("sim/calibration/h200-smem-probe.patterns", sm90);
   REQUIRE(patterns.size() == 100);
   for (const wave_access& p : patterns) {

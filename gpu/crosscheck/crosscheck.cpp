@@ -1,0 +1,411 @@
+// tilesim/gpu/crosscheck/crosscheck.cpp: the point catalogue, inputs, the simulator side and the output check.
+#include "gpu/crosscheck/crosscheck.hpp"
+
+#include <Eigen/Dense>
+#include <bit>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <stdexcept>
+
+#include "sim/arch/arch.hpp"
+#include "sim/engine/engine.hpp"
+
+namespace tilesim::gpu {
+
+namespace {
+
+const char* name_of(programs::copy_lds_layout l) {
+  switch (l) {
+    case programs::copy_lds_layout::row_major: return "row_major";
+    case programs::copy_lds_layout::padded: return "padded";
+    case programs::copy_lds_layout::ck_xor: return "ck_xor";
+    case programs::copy_lds_layout::cute_swizzle: return "cute_swizzle";
+  }
+  return "?";
+}
+const char* name_of(programs::gemm_lds_layout l) {
+  switch (l) {
+    case programs::gemm_lds_layout::row_major: return "row_major";
+    case programs::gemm_lds_layout::padded: return "padded";
+    case programs::gemm_lds_layout::ck_xor: return "ck_xor";
+  }
+  return "?";
+}
+const char* name_of(program_kind k) {
+  switch (k) {
+    case program_kind::copy_fp16: return "copy_fp16";
+    case program_kind::copy_fp32: return "copy_fp32";
+    case program_kind::gemm_fp32: return "gemm_fp32";
+  }
+  return "?";
+}
+
+template <class Enum, std::size_t N>
+Enum enum_named(const std::string& s, const Enum (&all)[N], const char* what) {
+  for (Enum e : all)
+    if (s == name_of(e)) return e;
+  throw json_error(std::string("unknown ") + what + " \"" + s + "\"");
+}
+
+crosscheck_point copy_point(program_kind kind, index_t rows, index_t cols, index_t vector,
+                            programs::copy_lds_layout layout) {
+  crosscheck_point p;
+  p.program = kind;
+  p.copy.rows = rows;
+  p.copy.cols = cols;
+  p.copy.vector = vector;
+  p.copy.layout = layout;
+  p.copy.read = programs::copy_read_order::lanes_down_rows;
+  p.grid = 64;
+  p.name = std::string(kind == program_kind::copy_fp16 ? "copy fp16 " : "copy fp32 ") + std::to_string(rows) + "x" +
+           std::to_string(cols) + " v" + std::to_string(vector) + " " + name_of(layout);
+  return p;
+}
+
+crosscheck_point gemm_point(index_t mn, index_t k, programs::gemm_lds_layout layout) {
+  crosscheck_point p;
+  p.program = program_kind::gemm_fp32;
+  p.gemm.m = p.gemm.n = mn;
+  p.gemm.k = k;
+  p.gemm.layout = layout;
+  p.grid = static_cast<int>((mn / p.gemm.m_per_block) * (mn / p.gemm.n_per_block));
+  p.name = "gemm fp32 " + std::to_string(mn) + "x" + std::to_string(mn) + "x" + std::to_string(k) + " " + name_of(layout);
+  return p;
+}
+
+template <class T>
+std::vector<T> typed(const byte_buffer& b) {
+  std::vector<T> v(b.size() / sizeof(T));
+  if (!v.empty()) std::memcpy(v.data(), b.data(), v.size() * sizeof(T));
+  return v;
+}
+
+template <class T>
+byte_buffer bytes_of(const std::vector<T>& v) {
+  byte_buffer b(v.size() * sizeof(T));
+  if (!v.empty()) std::memcpy(b.data(), v.data(), b.size());
+  return b;
+}
+
+// A float in [-1, 1) with 24 significant bits: every product of two is exact in double.
+float unit_float(std::mt19937_64& g) { return static_cast<float>(static_cast<double>(g() >> 40) / (1 << 23) - 1.0); }
+
+// Which thread's global store covered `address` (from the simulator's records): "block 3 thread 70".
+std::string writer_of(const simulated& s, sim::address_t address, int wave_size) {
+  for (std::size_t b = 0; b < s.run.workgroups.size(); ++b) {
+    const auto& waves = s.run.workgroups[b].waves;
+    for (std::size_t w = 0; w < waves.size(); ++w)
+      for (const sim::wave_instruction& i : waves[w].instructions) {
+        if (i.access.space != sim::memory_space::global || i.access.kind != sim::access_kind::store) continue;
+        for (std::size_t l = 0; l < i.access.address.size(); ++l) {
+          const sim::address_t a = i.access.address[l];
+          if (a != sim::no_address && address >= a && address < a + static_cast<sim::address_t>(i.access.width))
+            return "block " + std::to_string(b) + " thread " + std::to_string(w * static_cast<std::size_t>(wave_size) + l);
+        }
+      }
+  }
+  return "no thread (the simulator stored nothing there)";
+}
+
+std::string hex(std::uint32_t v, int digits) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0x%0*x", digits, v);
+  return buf;
+}
+
+}  // namespace
+
+std::vector<crosscheck_point> catalogue() {
+  using programs::copy_lds_layout;
+  using programs::gemm_lds_layout;
+  std::vector<crosscheck_point> v;
+  for (copy_lds_layout l : {copy_lds_layout::row_major, copy_lds_layout::padded, copy_lds_layout::ck_xor,
+                            copy_lds_layout::cute_swizzle})
+    v.push_back(copy_point(program_kind::copy_fp16, 64, 32, 8, l));
+  for (copy_lds_layout l : {copy_lds_layout::row_major, copy_lds_layout::ck_xor, copy_lds_layout::cute_swizzle})
+    v.push_back(copy_point(program_kind::copy_fp16, 64, 64, 8, l));
+  for (copy_lds_layout l : {copy_lds_layout::row_major, copy_lds_layout::padded, copy_lds_layout::ck_xor})
+    v.push_back(copy_point(program_kind::copy_fp32, 64, 32, 4, l));
+  for (gemm_lds_layout l : {gemm_lds_layout::row_major, gemm_lds_layout::padded, gemm_lds_layout::ck_xor})
+    v.push_back(gemm_point(128, 64, l));
+  v.push_back(gemm_point(256, 128, gemm_lds_layout::row_major));
+  v.push_back(gemm_point(256, 128, gemm_lds_layout::ck_xor));
+  return v;
+}
+
+json_value to_json(const crosscheck_point& p) {
+  json_value v;
+  v.set("name", p.name);
+  v.set("program", name_of(p.program));
+  json_value params;
+  if (p.program == program_kind::gemm_fp32) {
+    const programs::gemm_params& g = p.gemm;
+    params.set("m", static_cast<long long>(g.m));
+    params.set("n", static_cast<long long>(g.n));
+    params.set("k", static_cast<long long>(g.k));
+    params.set("m_per_block", static_cast<long long>(g.m_per_block));
+    params.set("n_per_block", static_cast<long long>(g.n_per_block));
+    params.set("k_per_block", static_cast<long long>(g.k_per_block));
+    params.set("vector", static_cast<long long>(g.vector));
+    params.set("m_warps", static_cast<long long>(g.m_warps));
+    params.set("layout", name_of(g.layout));
+    params.set("pad", static_cast<long long>(g.pad));
+    params.set("ck_banks", static_cast<long long>(g.ck_banks));
+  } else {
+    const programs::copy_params& c = p.copy;
+    params.set("rows", static_cast<long long>(c.rows));
+    params.set("cols", static_cast<long long>(c.cols));
+    params.set("vector", static_cast<long long>(c.vector));
+    params.set("layout", name_of(c.layout));
+    params.set("read", c.read == programs::copy_read_order::lanes_down_rows ? "lanes_down_rows" : "same_as_write");
+    params.set("pad", static_cast<long long>(c.pad));
+    params.set("swizzle_bits", c.swizzle_bits);
+    params.set("swizzle_base", c.swizzle_base);
+    params.set("swizzle_shift", c.swizzle_shift);
+    params.set("ck_banks", static_cast<long long>(c.ck_banks));
+  }
+  v.set("params", std::move(params));
+  json_value launch;
+  launch.set("grid", p.grid);
+  launch.set("block", p.block);
+  launch.set("wave_size", p.wave_size);
+  v.set("launch", std::move(launch));
+  return v;
+}
+
+crosscheck_point point_from_json(const json_value& v) {
+  using programs::copy_lds_layout;
+  using programs::gemm_lds_layout;
+  crosscheck_point p;
+  p.name = v["name"].string();
+  p.program = enum_named(v["program"].string(),
+                         {program_kind::copy_fp16, program_kind::copy_fp32, program_kind::gemm_fp32}, "program");
+  const json_value& q = v["params"];
+  auto n = [&](const char* key) { return static_cast<index_t>(q[key].number()); };
+  if (p.program == program_kind::gemm_fp32) {
+    programs::gemm_params& g = p.gemm;
+    g.m = n("m"), g.n = n("n"), g.k = n("k");
+    g.m_per_block = n("m_per_block"), g.n_per_block = n("n_per_block"), g.k_per_block = n("k_per_block");
+    g.vector = n("vector"), g.m_warps = n("m_warps"), g.pad = n("pad"), g.ck_banks = n("ck_banks");
+    g.layout = enum_named(q["layout"].string(),
+                          {gemm_lds_layout::row_major, gemm_lds_layout::padded, gemm_lds_layout::ck_xor}, "layout");
+  } else {
+    programs::copy_params& c = p.copy;
+    c.rows = n("rows"), c.cols = n("cols"), c.vector = n("vector"), c.pad = n("pad"), c.ck_banks = n("ck_banks");
+    c.layout = enum_named(q["layout"].string(),
+                          {copy_lds_layout::row_major, copy_lds_layout::padded, copy_lds_layout::ck_xor,
+                           copy_lds_layout::cute_swizzle},
+                          "layout");
+    const std::string read = q["read"].string();
+    if (read != "lanes_down_rows" && read != "same_as_write") throw json_error("unknown read order \"" + read + "\"");
+    c.read = read == "lanes_down_rows" ? programs::copy_read_order::lanes_down_rows
+                                       : programs::copy_read_order::same_as_write;
+    c.swizzle_bits = static_cast<int>(n("swizzle_bits"));
+    c.swizzle_base = static_cast<int>(n("swizzle_base"));
+    c.swizzle_shift = static_cast<int>(n("swizzle_shift"));
+  }
+  const json_value& l = v["launch"];
+  p.grid = static_cast<int>(l["grid"].number());
+  p.block = static_cast<int>(l["block"].number());
+  p.wave_size = static_cast<int>(l["wave_size"].number());
+  return p;
+}
+
+point_inputs make_inputs(const crosscheck_point& p, std::uint64_t seed) {
+  point_inputs in;
+  in.seed = seed;
+  std::mt19937_64 g(seed);
+  if (p.program == program_kind::gemm_fp32) {
+    const programs::gemm_params& q = p.gemm;
+    std::vector<float> a(static_cast<std::size_t>(q.m * q.k)), b(static_cast<std::size_t>(q.n * q.k));
+    for (float& x : a) x = unit_float(g);
+    for (float& x : b) x = unit_float(g);
+    in.buffers = {bytes_of(a), bytes_of(b),
+                  bytes_of(std::vector<float>(static_cast<std::size_t>(q.m * q.n), std::numeric_limits<float>::quiet_NaN()))};
+    in.output_slot = q.c;
+    in.output_rows = q.m;
+    in.output_cols = q.n;
+    return in;
+  }
+  const index_t count = static_cast<index_t>(p.grid) * p.copy.rows * p.copy.cols;
+  if (p.program == program_kind::copy_fp16) {
+    std::vector<std::uint16_t> x(static_cast<std::size_t>(count));
+    for (auto& e : x) e = static_cast<std::uint16_t>(g() % 0xFFFFu);  // never the poison 0xFFFF
+    in.buffers = {bytes_of(x), bytes_of(std::vector<std::uint16_t>(x.size(), 0xFFFFu))};
+  } else {
+    std::vector<float> x(static_cast<std::size_t>(count));
+    for (auto& e : x) {
+      std::uint32_t bits = static_cast<std::uint32_t>(g());
+      if ((bits & 0x7F800000u) == 0x7F800000u) bits ^= 0x00800000u;  // finite: no NaN payload to argue about
+      if (bits == std::bit_cast<std::uint32_t>(-1.0f)) bits ^= 1u;    // never the poison
+      e = std::bit_cast<float>(bits);
+    }
+    in.buffers = {bytes_of(x), bytes_of(std::vector<float>(x.size(), -1.0f))};
+  }
+  in.output_slot = p.copy.output;
+  in.output_rows = static_cast<index_t>(p.grid) * p.copy.rows;
+  in.output_cols = p.copy.cols;
+  return in;
+}
+
+const std::vector<std::string>& counter_metrics() {
+  static const std::vector<std::string> m = {
+      "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+      "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+      "smsp__sass_inst_executed_op_shared_ld.sum",
+      "smsp__sass_inst_executed_op_shared_st.sum",
+      "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+      "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+      "smsp__sass_inst_executed_op_global_ld.sum",
+      "smsp__sass_inst_executed_op_global_st.sum",
+  };
+  return m;
+}
+
+namespace {
+long long* field(counters& c, std::size_t i) {
+  long long* f[] = {&c.lds_wavefronts_ld,   &c.lds_wavefronts_st,   &c.lds_instructions_ld,   &c.lds_instructions_st,
+                    &c.global_sectors_ld,   &c.global_sectors_st,   &c.global_instructions_ld, &c.global_instructions_st};
+  return f[i];
+}
+const char* field_names[] = {"lds_wavefronts_ld",   "lds_wavefronts_st",   "lds_instructions_ld",
+                             "lds_instructions_st", "global_sectors_ld",   "global_sectors_st",
+                             "global_instructions_ld", "global_instructions_st"};
+}  // namespace
+
+bool set_counter(counters& c, const std::string& metric, double value) {
+  const auto& m = counter_metrics();
+  for (std::size_t i = 0; i < m.size(); ++i)
+    if (m[i] == metric) return *field(c, i) = std::llround(value), true;
+  return false;
+}
+
+json_value to_json(const counters& c) {
+  json_value v;
+  counters copy = c;
+  for (std::size_t i = 0; i < counter_metrics().size(); ++i) v.set(field_names[i], *field(copy, i));
+  return v;
+}
+
+counters counters_from_json(const json_value& v) {
+  counters c;
+  for (std::size_t i = 0; i < counter_metrics().size(); ++i) *field(c, i) = std::llround(v[field_names[i]].number());
+  return c;
+}
+
+simulated simulate(const crosscheck_point& p, const point_inputs& in) {
+  sim::launch l;
+  l.grid = p.grid;
+  l.block = p.block;
+  l.wave_size = p.wave_size;
+  sim::global_memory mem;
+  simulated s;
+  if (p.program == program_kind::gemm_fp32) {
+    mem.add<float>("a", typed<float>(in.buffers[0]));
+    mem.add<float>("b", typed<float>(in.buffers[1]));
+    mem.add<float>("c", typed<float>(in.buffers[2]));
+    const programs::gemm_params q = p.gemm;
+    s.run = sim::run(l, std::move(mem), [&q](sim::thread_context& ctx) { programs::gemm_tile(ctx, q); });
+    s.buffers = {bytes_of(s.run.memory.get<float>(0)), bytes_of(s.run.memory.get<float>(1)),
+                 bytes_of(s.run.memory.get<float>(2))};
+  } else if (p.program == program_kind::copy_fp16) {
+    mem.add<std::uint16_t>("in", typed<std::uint16_t>(in.buffers[0]));
+    mem.add<std::uint16_t>("out", typed<std::uint16_t>(in.buffers[1]));
+    const programs::copy_params q = p.copy;
+    s.run = sim::run(l, std::move(mem), [&q](sim::thread_context& ctx) { programs::copy_tile<std::uint16_t>(ctx, q); });
+    s.buffers = {bytes_of(s.run.memory.get<std::uint16_t>(0)), bytes_of(s.run.memory.get<std::uint16_t>(1))};
+  } else {
+    mem.add<float>("in", typed<float>(in.buffers[0]));
+    mem.add<float>("out", typed<float>(in.buffers[1]));
+    const programs::copy_params q = p.copy;
+    s.run = sim::run(l, std::move(mem), [&q](sim::thread_context& ctx) { programs::copy_tile<float>(ctx, q); });
+    s.buffers = {bytes_of(s.run.memory.get<float>(0)), bytes_of(s.run.memory.get<float>(1))};
+  }
+  s.report = sim::make_program_report(sim::arch_named("sm90"), s.run);
+  for (const sim::instruction_report& i : s.report.instructions) {
+    const bool ld = i.kind == sim::access_kind::load;
+    if (i.space == sim::memory_space::lds) {
+      (ld ? s.predicted.lds_wavefronts_ld : s.predicted.lds_wavefronts_st) += i.wavefronts;
+      (ld ? s.predicted.lds_instructions_ld : s.predicted.lds_instructions_st) += i.instances;
+    } else {
+      (ld ? s.predicted.global_sectors_ld : s.predicted.global_sectors_st) += i.sectors;
+      (ld ? s.predicted.global_instructions_ld : s.predicted.global_instructions_st) += i.instances;
+    }
+  }
+  s.cycles_per_workgroup = s.report.cycles_per_workgroup;
+  for (const sim::workgroup_record& w : s.run.workgroups) s.lds_bytes = std::max(s.lds_bytes, w.lds_bytes);
+  return s;
+}
+
+json_value to_json(const output_check& c) {
+  json_value v;
+  v.set("method", c.method);
+  v.set("compared", c.compared);
+  v.set("mismatches", c.mismatches);
+  v.set("max_error_over_bound", c.max_error);
+  v.set("first_mismatch", c.first_mismatch.empty() ? json_value() : json_value(c.first_mismatch));
+  return v;
+}
+
+output_check check_output(const crosscheck_point& p, const point_inputs& in, const std::vector<byte_buffer>& buffers,
+                          const simulated* sim) {
+  output_check c;
+  const byte_buffer& out = buffers.at(static_cast<std::size_t>(in.output_slot));
+  const index_t cols = in.output_cols;
+  auto where = [&](index_t i, std::size_t element_bytes, index_t block_rows, index_t block_cols, index_t blocks_n) {
+    const index_t r = i / cols, col = i % cols;
+    std::string who = "block " + std::to_string((r / block_rows) * blocks_n + col / block_cols);
+    if (sim) {
+      const sim::address_t base = sim->run.memory.info(in.output_slot).base;
+      who = writer_of(*sim, base + static_cast<sim::address_t>(i) * element_bytes, p.wave_size);
+    }
+    return who + " (row " + std::to_string(r) + ", col " + std::to_string(col) + ")";
+  };
+  if (p.program != program_kind::gemm_fp32) {
+    c.method = "bit-exact";
+    const byte_buffer& expected = in.buffers.at(static_cast<std::size_t>(p.copy.input));
+    const std::size_t es = p.program == program_kind::copy_fp16 ? 2 : 4;
+    c.compared = static_cast<long long>(expected.size() / es);
+    for (std::size_t i = 0; i < expected.size() / es; ++i) {
+      if (std::memcmp(expected.data() + i * es, out.data() + i * es, es) == 0) continue;
+      if (c.mismatches++ == 0) {
+        std::uint32_t want = 0, got = 0;
+        std::memcpy(&want, expected.data() + i * es, es);
+        std::memcpy(&got, out.data() + i * es, es);
+        c.first_mismatch = where(static_cast<index_t>(i), es, p.copy.rows, p.copy.cols, 1) + ": expected " +
+                           hex(want, static_cast<int>(2 * es)) + ", got " + hex(got, static_cast<int>(2 * es));
+      }
+    }
+    return c;
+  }
+  const programs::gemm_params& q = p.gemm;
+  c.method = "|c - fp64| <= k * 2^-23 * sum_k |a_ik * b_jk| (Eigen, double)";
+  using matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  const std::vector<float> a = typed<float>(in.buffers[0]), b = typed<float>(in.buffers[1]), got = typed<float>(out);
+  const matrix A = Eigen::Map<const Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
+                       a.data(), q.m, q.k).cast<double>();
+  const matrix B = Eigen::Map<const Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
+                       b.data(), q.n, q.k).cast<double>();
+  const matrix C = A * B.transpose();
+  const matrix bound = (static_cast<double>(q.k) * std::ldexp(1.0, -23)) * (A.cwiseAbs() * B.cwiseAbs().transpose());
+  c.compared = q.m * q.n;
+  for (index_t i = 0; i < q.m; ++i)
+    for (index_t j = 0; j < q.n; ++j) {
+      const double g = got[static_cast<std::size_t>(i * q.n + j)], err = std::fabs(g - C(i, j));
+      const bool ok = err <= bound(i, j);  // false for NaN
+      if (bound(i, j) > 0 && std::isfinite(err)) c.max_error = std::max(c.max_error, err / bound(i, j));
+      if (ok) continue;
+      if (c.mismatches++ == 0) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf, ": expected %.9g (fp64 %.17g, bound %.3g), got %.9g", static_cast<float>(C(i, j)),
+                      C(i, j), bound(i, j), g);
+        c.first_mismatch = where(i * q.n + j, 4, q.m_per_block, q.n_per_block, q.n / q.n_per_block) + buf;
+      }
+    }
+  return c;
+}
+
+}  // namespace tilesim::gpu

@@ -1,0 +1,107 @@
+// tilesim/gpu/crosscheck/crosscheck.hpp: one program, one parameter point, run twice: simulator and GPU.
+//
+// DEFINITION. A crosscheck_point is a built-in program (copy of fp16 or fp32, fp32 GEMM) with its
+// parameters and launch. For a point and a seed:
+//   make_inputs    fresh random inputs (replayable from the seed) and outputs poisoned (fp16 0xFFFF, fp32
+//                  -1.0 for copies, NaN for GEMM's C; random copy data never holds the poison)
+//   simulate       runs the program on the simulator for sm90 (wave 32) and totals what Nsight Compute
+//                  counts: LDS wavefronts and instructions (ld, st), global sectors and instructions (ld,
+//                  st), and the slowest workgroup's predicted cycles
+//   check_output   compares an output (GPU or simulator) with the truth: bit for bit against the input for
+//                  copies; for GEMM against C = A * B^T computed by Eigen in double, per element within
+//                  k * 2^-23 * sum_k |a_ik * b_jk| (twice the classic recursive-summation bound, any order,
+//                  FMA or not); the first mismatch names block, thread, coordinate and both values
+//
+// WORKED EXAMPLE.
+//   crosscheck_point p = catalogue()[0];               // copy fp16 64x32 v8, row_major LDS, grid 64
+//   point_inputs in = make_inputs(p, 7);
+//   simulated s = simulate(p, in);
+//   s.counters.lds_wavefronts_ld == 512                // 64 blocks x 8 warps x 1 LDS.128 at 8-way... (see tests)
+//   check_output(p, in, s.outputs, &s).mismatches == 0
+//
+// INVARIANTS: the simulator's counters do not depend on the data (these programs' addresses are
+// data-independent), so a recording's counters replay from the point alone; inputs depend only on
+// (point, seed).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpu/crosscheck/json.hpp"
+#include "gpu/device_run.hpp"
+#include "sim/engine/run_result.hpp"
+#include "sim/programs/copy.hpp"
+#include "sim/programs/gemm_tile.hpp"
+#include "sim/report/program_report.hpp"
+
+namespace tilesim::gpu {
+
+enum class program_kind { copy_fp16, copy_fp32, gemm_fp32 };
+
+struct crosscheck_point {
+  std::string name;  // "copy fp16 64x32 v8 ck_xor"
+  program_kind program = program_kind::copy_fp16;
+  programs::copy_params copy{};
+  programs::gemm_params gemm{};
+  int grid = 1, block = 256, wave_size = 32;
+};
+
+// Every program at several parameter points (LDS layouts, tile shapes, element types).
+std::vector<crosscheck_point> catalogue();
+
+json_value to_json(const crosscheck_point& p);
+// The point a recording describes; throws json_error naming a missing or unknown field.
+crosscheck_point point_from_json(const json_value& v);
+
+struct point_inputs {
+  std::uint64_t seed = 0;
+  std::vector<byte_buffer> buffers;  // global slots as the program's params number them
+  int output_slot = 0;
+  index_t output_rows = 0, output_cols = 0;
+};
+
+// Fresh inputs for `p` from `seed`, outputs poisoned.
+point_inputs make_inputs(const crosscheck_point& p, std::uint64_t seed);
+
+// What Nsight Compute counts for one kernel launch, and what the simulator predicts for it.
+struct counters {
+  long long lds_wavefronts_ld = 0, lds_wavefronts_st = 0;
+  long long lds_instructions_ld = 0, lds_instructions_st = 0;
+  long long global_sectors_ld = 0, global_sectors_st = 0;
+  long long global_instructions_ld = 0, global_instructions_st = 0;
+  bool operator==(const counters&) const = default;
+};
+json_value to_json(const counters& c);
+counters counters_from_json(const json_value& v);
+// The Nsight Compute metric behind each field, in field order (for `ncu --metrics`).
+const std::vector<std::string>& counter_metrics();
+// Sets the field of `metric` (one of counter_metrics()); false when it is not one of them.
+bool set_counter(counters& c, const std::string& metric, double value);
+
+struct simulated {
+  sim::run_result run;
+  sim::program_report report;
+  counters predicted;
+  double cycles_per_workgroup = 0;
+  std::size_t lds_bytes = 0;
+  std::vector<byte_buffer> buffers;  // every slot after the run
+};
+
+// Runs `p` on the simulator (sm90 tables) over `in`; throws sim::run_error / std::invalid_argument.
+simulated simulate(const crosscheck_point& p, const point_inputs& in);
+
+struct output_check {
+  std::string method;              // "bit-exact" or "|c - fp64| <= k * 2^-23 * sum|a*b|"
+  long long compared = 0, mismatches = 0;
+  double max_error = 0;            // GEMM: the largest |c - fp64| / bound (<= 1 passes); copies: 0
+  std::string first_mismatch;      // "block 3 thread 70 (row 197, col 8): expected 0x1234, got 0xffff"
+};
+json_value to_json(const output_check& c);
+
+// Compares the output slot of `buffers` with the truth for `in`; `sim` (when given) names the writing thread.
+output_check check_output(const crosscheck_point& p, const point_inputs& in, const std::vector<byte_buffer>& buffers,
+                          const simulated* sim);
+
+}  // namespace tilesim::gpu

@@ -1,0 +1,279 @@
+// tilesim/gpu/crosscheck/json.cpp: parse_json and dump (see json.hpp).
+#include "gpu/crosscheck/json.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace tilesim::gpu {
+
+const char* json_value::type_name() const {
+  static const char* names[] = {"null", "boolean", "number", "string", "array", "object"};
+  return names[v_.index()];
+}
+
+bool json_value::boolean() const {
+  if (const bool* b = std::get_if<bool>(&v_)) return *b;
+  throw json_error(std::string("expected a boolean, found ") + type_name());
+}
+double json_value::number() const {
+  if (const double* d = std::get_if<double>(&v_)) return *d;
+  throw json_error(std::string("expected a number, found ") + type_name());
+}
+const std::string& json_value::string() const {
+  if (const std::string* s = std::get_if<std::string>(&v_)) return *s;
+  throw json_error(std::string("expected a string, found ") + type_name());
+}
+const json_value::array& json_value::elements() const {
+  if (const array* a = std::get_if<array>(&v_)) return *a;
+  throw json_error(std::string("expected an array, found ") + type_name());
+}
+const json_value::object& json_value::members() const {
+  if (const object* o = std::get_if<object>(&v_)) return *o;
+  throw json_error(std::string("expected an object, found ") + type_name());
+}
+const json_value* json_value::get(const std::string& key) const {
+  for (const auto& [k, v] : members())
+    if (k == key) return &v;
+  return nullptr;
+}
+const json_value& json_value::operator[](const std::string& key) const {
+  if (const json_value* v = get(key)) return *v;
+  throw json_error("missing key \"" + key + "\"");
+}
+const json_value& json_value::operator[](std::size_t i) const {
+  const array& a = elements();
+  if (i >= a.size())
+    throw json_error("index " + std::to_string(i) + " past an array of " + std::to_string(a.size()));
+  return a[i];
+}
+json_value& json_value::at(const std::string& key) {
+  return const_cast<json_value&>(static_cast<const json_value&>(*this)[key]);
+}
+json_value& json_value::at(std::size_t i) { return const_cast<json_value&>(static_cast<const json_value&>(*this)[i]); }
+json_value& json_value::set(const std::string& key, json_value value) {
+  if (is_null()) v_ = object{};
+  if (!is_object()) throw json_error(std::string("set(\"") + key + "\") on a " + type_name());
+  std::get<object>(v_).emplace_back(key, std::move(value));
+  return std::get<object>(v_).back().second;
+}
+json_value& json_value::push(json_value value) {
+  if (is_null()) v_ = array{};
+  if (!is_array()) throw json_error(std::string("push() on a ") + type_name());
+  std::get<array>(v_).push_back(std::move(value));
+  return std::get<array>(v_).back();
+}
+
+namespace {
+
+class parser {
+ public:
+  explicit parser(const std::string& t) : t_(t) {}
+
+  json_value document() {
+    json_value v = value(0);
+    space();
+    if (i_ != t_.size()) fail("text after the document");
+    return v;
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& what) const {
+    std::string found = i_ < t_.size() ? std::string("'") + t_[i_] + "'" : "the end";
+    throw json_error("JSON at byte " + std::to_string(i_) + ": " + what + ", found " + found);
+  }
+  void space() {
+    while (i_ < t_.size() && (t_[i_] == ' ' || t_[i_] == '\n' || t_[i_] == '\r' || t_[i_] == '\t')) ++i_;
+  }
+  bool eat(char c) {
+    space();
+    if (i_ < t_.size() && t_[i_] == c) return ++i_, true;
+    return false;
+  }
+  void expect(char c) {
+    if (!eat(c)) fail(std::string("expected '") + c + "'");
+  }
+  bool word(const char* w) {
+    const std::string s(w);
+    if (t_.compare(i_, s.size(), s) == 0) return i_ += s.size(), true;
+    return false;
+  }
+  json_value value(int depth) {
+    if (depth > 64) fail("nesting deeper than 64");
+    space();
+    if (i_ >= t_.size()) fail("expected a value");
+    const char c = t_[i_];
+    if (c == '{') return obj(depth);
+    if (c == '[') return arr(depth);
+    if (c == '"') return json_value(str());
+    if (word("true")) return json_value(true);
+    if (word("false")) return json_value(false);
+    if (word("null")) return json_value();
+    if (c == '-' || (c >= '0' && c <= '9')) return num();
+    fail("expected a value");
+  }
+  json_value obj(int depth) {
+    ++i_;
+    json_value o = json_value::object{};
+    if (eat('}')) return o;
+    do {
+      space();
+      if (i_ >= t_.size() || t_[i_] != '"') fail("expected a key");
+      std::string key = str();
+      expect(':');
+      o.set(key, value(depth + 1));
+    } while (eat(','));
+    expect('}');
+    return o;
+  }
+  json_value arr(int depth) {
+    ++i_;
+    json_value a = json_value::array{};
+    if (eat(']')) return a;
+    do a.push(value(depth + 1));
+    while (eat(','));
+    expect(']');
+    return a;
+  }
+  std::string str() {
+    ++i_;
+    std::string s;
+    while (true) {
+      if (i_ >= t_.size()) fail("unterminated string");
+      const char c = t_[i_++];
+      if (c == '"') return s;
+      if (static_cast<unsigned char>(c) < 0x20) fail("control character in a string");
+      if (c != '\\') {
+        s += c;
+        continue;
+      }
+      if (i_ >= t_.size()) fail("unterminated escape");
+      const char e = t_[i_++];
+      switch (e) {
+        case '"': s += '"'; break;
+        case '\\': s += '\\'; break;
+        case '/': s += '/'; break;
+        case 'b': s += '\b'; break;
+        case 'f': s += '\f'; break;
+        case 'n': s += '\n'; break;
+        case 'r': s += '\r'; break;
+        case 't': s += '\t'; break;
+        case 'u': {
+          if (i_ + 4 > t_.size()) fail("short \\u escape");
+          const unsigned cp = static_cast<unsigned>(std::strtoul(t_.substr(i_, 4).c_str(), nullptr, 16));
+          i_ += 4;
+          if (cp < 0x80) {
+            s += static_cast<char>(cp);
+          } else if (cp < 0x800) {
+            s += static_cast<char>(0xC0 | (cp >> 6));
+            s += static_cast<char>(0x80 | (cp & 0x3F));
+          } else {
+            s += static_cast<char>(0xE0 | (cp >> 12));
+            s += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+            s += static_cast<char>(0x80 | (cp & 0x3F));
+          }
+          break;
+        }
+        default: --i_; fail("unknown escape");
+      }
+    }
+  }
+  json_value num() {
+    const char* begin = t_.c_str() + i_;
+    char* end = nullptr;
+    const double d = std::strtod(begin, &end);
+    if (end == begin) fail("expected a number");
+    i_ += static_cast<std::size_t>(end - begin);
+    return json_value(d);
+  }
+
+  const std::string& t_;
+  std::size_t i_ = 0;
+};
+
+std::string quote(const std::string& s) {
+  std::string o = "\"";
+  for (const char c : s) {
+    switch (c) {
+      case '"': o += "\\\""; break;
+      case '\\': o += "\\\\"; break;
+      case '\n': o += "\\n"; break;
+      case '\t': o += "\\t"; break;
+      case '\r': o += "\\r"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+          o += buf;
+        } else {
+          o += c;
+        }
+    }
+  }
+  return o + "\"";
+}
+
+std::string number_text(double d) {
+  if (!std::isfinite(d)) return "null";  // JSON has no NaN or infinity
+  if (d == std::floor(d) && std::fabs(d) < 1e15) return std::to_string(static_cast<long long>(d));
+  char buf[32];
+  for (int precision = 6; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof buf, "%.*g", precision, d);
+    if (std::strtod(buf, nullptr) == d) break;
+  }
+  return buf;
+}
+
+void write(const json_value& v, int indent, std::string& out) {
+  const std::string pad(static_cast<std::size_t>(indent) + 2, ' '), close(static_cast<std::size_t>(indent), ' ');
+  if (v.is_null()) {
+    out += "null";
+  } else if (v.is_number()) {
+    out += number_text(v.number());
+  } else if (v.is_string()) {
+    out += quote(v.string());
+  } else if (v.is_array()) {
+    const auto& a = v.elements();
+    bool flat = a.size() <= 16;
+    for (const json_value& e : a) flat = flat && (e.is_number() || e.is_null());
+    if (a.empty()) {
+      out += "[]";
+      return;
+    }
+    out += flat ? "[" : "[\n";
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      if (!flat) out += pad;
+      write(a[i], indent + 2, out);
+      if (i + 1 < a.size()) out += flat ? ", " : ",\n";
+    }
+    out += flat ? "]" : "\n" + close + "]";
+  } else if (v.is_object()) {
+    const auto& o = v.members();
+    if (o.empty()) {
+      out += "{}";
+      return;
+    }
+    out += "{\n";
+    for (std::size_t i = 0; i < o.size(); ++i) {
+      out += pad + quote(o[i].first) + ": ";
+      write(o[i].second, indent + 2, out);
+      if (i + 1 < o.size()) out += ",";
+      out += "\n";
+    }
+    out += close + "}";
+  } else {
+    out += v.boolean() ? "true" : "false";
+  }
+}
+
+}  // namespace
+
+json_value parse_json(const std::string& text) { return parser(text).document(); }
+
+std::string dump(const json_value& v, int indent) {
+  std::string out;
+  write(v, indent, out);
+  return out;
+}
+
+}  // namespace tilesim::gpu

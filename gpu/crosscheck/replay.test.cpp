@@ -1,0 +1,137 @@
+// tilesim/gpu/crosscheck/replay.test.cpp: CI has no GPU; these replay what one measured (gpu/recordings/).
+//
+// Each recording is a `tilesim-gpu crosscheck --report` run on a real device: per point the program, its
+// parameters, the input seed, the output checks and Nsight Compute's counters. The laws:
+//   for every recorded point p: simulate(p).counters == the counters the GPU had, field by field
+//   for every recorded point p: the GPU's and the simulator's outputs matched the truth when recorded, and
+//     the simulator's output for the recorded seed still does
+//   the median |predicted - measured| / measured cycles is no worse than recorded + 2 points
+//   every program of the catalogue appears at >= 3 parameter points in some recording
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "gpu/crosscheck/crosscheck.hpp"
+
+namespace {
+
+using namespace tilesim::gpu;
+
+std::vector<std::filesystem::path> recordings() {
+  std::vector<std::filesystem::path> v;
+  const std::filesystem::path dir = "gpu/recordings";
+  if (std::filesystem::is_directory(dir))
+    for (const auto& e : std::filesystem::directory_iterator(dir))
+      if (e.path().extension() == ".json") v.push_back(e.path());
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+json_value read_json(const std::filesystem::path& path) {
+  std::ifstream f(path);
+  std::stringstream s;
+  s << f.rdbuf();
+  return parse_json(s.str());
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n == 0 ? 0 : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+}  // namespace
+
+TEST_CASE("the catalogue's points survive JSON: point_from_json(to_json(p)) describes the same run") {
+  for (const crosscheck_point& p : catalogue()) {
+    CAPTURE(p.name);
+    const crosscheck_point q = point_from_json(parse_json(dump(to_json(p))));
+    CHECK(dump(to_json(q)) == dump(to_json(p)));
+    const point_inputs a = make_inputs(p, 11), b = make_inputs(q, 11);
+    CHECK(a.buffers == b.buffers);
+  }
+}
+
+TEST_CASE("outputs are poisoned and a missed element is reported with block, thread, coordinate and values") {
+  const crosscheck_point p = catalogue().front();  // copy fp16 64x32
+  point_inputs in = make_inputs(p, 3);
+  simulated s = simulate(p, in);
+  CHECK(check_output(p, in, in.buffers, &s).mismatches == static_cast<long long>(in.buffers[1].size() / 2));
+  CHECK(check_output(p, in, s.buffers, &s).mismatches == 0);
+  std::vector<byte_buffer> broken = s.buffers;
+  const std::size_t element = 64 * 32 + 5 * 32 + 9;  // block 1, row 69, col 9
+  broken[1][2 * element] ^= 0x01;
+  const output_check c = check_output(p, in, broken, &s);
+  CHECK(c.mismatches == 1);
+  CHECK(c.first_mismatch.find("block 1 thread ") == 0);
+  CHECK(c.first_mismatch.find("(row 69, col 9): expected 0x") != std::string::npos);
+}
+
+TEST_CASE("a GEMM result off by more than k * 2^-23 * sum|a*b| is a mismatch; within it is not") {
+  crosscheck_point p;
+  for (const crosscheck_point& q : catalogue())
+    if (q.program == program_kind::gemm_fp32) {
+      p = q;
+      break;
+    }
+  REQUIRE(p.program == program_kind::gemm_fp32);
+  point_inputs in = make_inputs(p, 5);
+  simulated s = simulate(p, in);
+  const output_check ok = check_output(p, in, s.buffers, &s);
+  CHECK(ok.mismatches == 0);
+  CHECK(ok.max_error <= 1.0);
+  std::vector<byte_buffer> broken = s.buffers;
+  float c0;
+  std::memcpy(&c0, broken[2].data(), 4);
+  c0 += 0.5f;
+  std::memcpy(broken[2].data(), &c0, 4);
+  const output_check bad = check_output(p, in, broken, &s);
+  CHECK(bad.mismatches == 1);
+  CHECK(bad.first_mismatch.find("block 0 thread 0 (row 0, col 0): expected") == 0);
+}
+
+TEST_CASE("every recording in gpu/recordings replays on the simulator: counters exact, outputs equal") {
+  const auto files = recordings();
+  REQUIRE_MESSAGE(!files.empty(), "no recording in gpu/recordings/ (tilesim-gpu crosscheck --report writes one)");
+  std::map<std::string, std::set<std::string>> points_per_program;
+  for (const auto& path : files) {
+    CAPTURE(path.string());
+    const json_value r = read_json(path);
+    for (const char* key : {"date", "command"}) CHECK_MESSAGE(!r[key].string().empty(), key);
+    CHECK(!r["device"]["name"].string().empty());
+    CHECK(!r["device"]["driver"].string().empty());
+    std::vector<double> recorded_errors, errors;
+    for (const json_value& row : r["points"].elements()) {
+      const crosscheck_point p = point_from_json(row);
+      CAPTURE(p.name);
+      points_per_program[row["program"].string()].insert(p.name);
+      CHECK(row["gpu_output"]["mismatches"].number() == 0);
+      CHECK(row["simulator_output"]["mismatches"].number() == 0);
+      const point_inputs in = make_inputs(p, static_cast<std::uint64_t>(row["seed"].number()));
+      const simulated s = simulate(p, in);
+      CHECK(check_output(p, in, s.buffers, &s).mismatches == 0);
+      REQUIRE_MESSAGE(row["hardware"].get("counters"), "recorded without --counters");
+      const json_value predicted = to_json(s.predicted), measured = row["hardware"]["counters"];
+      for (const auto& [name, value] : predicted.members())
+        CHECK_MESSAGE(value.number() == measured[name].number(),
+                      name << ": simulator " << value.number() << ", GPU " << measured[name].number());
+      const double hw = row["hardware"]["cycles_per_block_median"].number();
+      errors.push_back(std::fabs(s.cycles_per_workgroup - hw) / hw);
+      recorded_errors.push_back(std::fabs(row["cycle_error"].number()));
+    }
+    MESSAGE(path.string() << ": median |cycle error| " << 100 * median(errors) << " % (recorded "
+                          << 100 * median(recorded_errors) << " %)");
+    CHECK(median(errors) <= median(recorded_errors) + 0.02);
+  }
+  std::set<std::string> programs;
+  for (const crosscheck_point& p : catalogue()) programs.insert(to_json(p)["program"].string());
+  for (const std::string& prog : programs)
+    CHECK_MESSAGE(points_per_program[prog].size() >= 3, prog << " has " << points_per_program[prog].size()
+                                                             << " recorded parameter points; at least 3 are required");
+}

@@ -1,0 +1,343 @@
+// tilesim/gpu/crosscheck/tilesim_gpu.cpp: the `tilesim-gpu` command: run the programs on a GPU and hold the
+// simulator to what the GPU did.
+//
+//   tilesim-gpu crosscheck [--seed N] [--only TEXT] [--report FILE] [--no-counters] [--repeat R]
+//       For every catalogue point (or those whose name contains TEXT): fresh random inputs from the seed
+//       (printed; --seed replays them), outputs poisoned, the program run in the simulator (sm90) and on the
+//       GPU; outputs checked (crosscheck.hpp); cycles: clock64() per block, the median block of the best of R
+//       timed launches (default 3), against the simulator's cycles per workgroup. Unless --no-counters, it
+//       then runs itself under Nsight Compute (`ncu`, found on PATH) to count each kernel's shared-memory
+//       wavefronts and instructions and global sectors and instructions, and compares them with the
+//       simulator's totals (exact); $NCU names another ncu. --report writes everything as JSON
+//       (gpu/recordings/ keeps them).
+//   tilesim-gpu counters-pass --seed N [--only TEXT]
+//       What the Nsight Compute run executes: each point's untimed kernel once, nothing else.
+//   tilesim-gpu device
+//       The GPU, driver and runtime.
+// Exit codes: 0 everything agreed; 1 a result, counter or launch disagreed (the table says which);
+// 2 a usage or input error (one line naming it); 77 no GPU (the test harness's "skipped").
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <random>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include "cli/args.hpp"
+#include "cli/output_file.hpp"
+#include "gpu/crosscheck/crosscheck.hpp"
+
+namespace tilesim::gpu {
+namespace {
+
+using cli::usage_error;
+
+std::uint64_t point_seed(std::uint64_t seed, std::size_t index) {
+  std::uint64_t z = seed + 0x9E3779B97F4A7C15ull * (index + 1);  // splitmix64
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+std::vector<crosscheck_point> selected(const std::string& only) {
+  std::vector<crosscheck_point> v;
+  for (const crosscheck_point& p : catalogue())
+    if (p.name.find(only) != std::string::npos) v.push_back(p);
+  if (v.empty()) throw usage_error("--only \"" + only + "\" matches no catalogue point");
+  return v;
+}
+
+device_result run_on_device(const crosscheck_point& p, const point_inputs& in, std::size_t lds_bytes, bool timed) {
+  const device_launch l{p.grid, p.block, lds_bytes, timed};
+  switch (p.program) {
+    case program_kind::copy_fp16: return run_copy_on_device(p.copy, l, in.buffers);
+    case program_kind::copy_fp32: return run_copy_f32_on_device(p.copy, l, in.buffers);
+    case program_kind::gemm_fp32: return run_gemm_on_device(p.gemm, l, in.buffers);
+  }
+  throw std::logic_error("unknown program");
+}
+
+const char* kernel_of(program_kind k) {
+  switch (k) {
+    case program_kind::copy_fp16: return "copy_u16_kernel";
+    case program_kind::copy_fp32: return "copy_f32_kernel";
+    case program_kind::gemm_fp32: return "gemm_f32_kernel";
+  }
+  return "?";
+}
+
+// LDS bytes per point without the simulator (the counters pass must launch nothing else): the copy's and the
+// GEMM's LDS descriptors are host functions too.
+std::size_t lds_bytes_of(const crosscheck_point& p) {
+  std::size_t bytes = 0;
+  auto add = [&](index_t elements, std::size_t element_bytes) {
+    bytes = (bytes + 15) / 16 * 16 + static_cast<std::size_t>(elements) * element_bytes;
+  };
+  if (p.program == program_kind::gemm_fp32) {
+    point_inputs in = make_inputs(p, 0);  // cheap next to a run; keeps one source of truth: the simulator
+    return simulate(p, in).lds_bytes;
+  }
+  programs::with_copy_lds_descriptor(p.copy, p.program == program_kind::copy_fp16 ? 2 : 4,
+                                     [&](const auto& d) { add(d.element_space_size, p.program == program_kind::copy_fp16 ? 2 : 4); });
+  return bytes;
+}
+
+std::vector<std::string> split_csv(const std::string& line) {
+  std::vector<std::string> f(1);
+  bool quoted = false;
+  for (char c : line) {
+    if (c == '"') quoted = !quoted;
+    else if (c == ',' && !quoted) f.emplace_back();
+    else f.back() += c;
+  }
+  return f;
+}
+
+// Nsight Compute: $NCU, else `ncu` on PATH, else CUDA's default install path.
+std::string ncu_program() {
+  if (const char* env = std::getenv("NCU"); env && *env) return env;
+  if (std::system("command -v ncu > /dev/null 2>&1") == 0) return "ncu";
+  for (const char* p : {"/usr/local/cuda/bin/ncu", "/opt/nvidia/nsight-compute/ncu"})
+    if (access(p, X_OK) == 0) return p;
+  throw device_error("Nsight Compute (ncu) not found: set NCU or PATH, or pass --no-counters");
+}
+
+// Runs the counters pass under ncu; one counters per point, in launch order.
+std::vector<counters> measure_counters(std::uint64_t seed, const std::string& only, std::size_t points,
+                                       const std::vector<crosscheck_point>& selection) {
+  char dir[] = "/tmp/tilesim-ncu-XXXXXX";
+  if (!mkdtemp(dir)) throw std::runtime_error("cannot make a temporary directory for ncu's output");
+  const std::string csv = std::string(dir) + "/counters.csv", err = std::string(dir) + "/ncu.err";
+  std::string metrics;
+  for (const std::string& m : counter_metrics()) metrics += (metrics.empty() ? "" : ",") + m;
+  const std::string command = ncu_program() + " --csv --clock-control none --log-file " + csv + " --metrics " + metrics +
+                              " /proc/" + std::to_string(getpid()) + "/exe counters-pass --seed " +
+                              std::to_string(seed) + (only.empty() ? "" : " --only '" + only + "'") + " > " + err + " 2>&1";
+  std::cout << "counting with Nsight Compute: " << command << "\n" << std::flush;
+  const int status = std::system(command.c_str());
+  std::ifstream f(csv);
+  if (status != 0 || !f) {
+    std::ifstream e(err);
+    std::stringstream s;
+    s << e.rdbuf();
+    throw std::runtime_error("ncu failed (status " + std::to_string(status) + "): " + s.str());
+  }
+  std::vector<counters> out(points);
+  std::vector<std::string> names(points);
+  std::vector<std::string> header;
+  std::map<std::string, int> col;
+  std::string line;
+  while (std::getline(f, line)) {
+    if (line.rfind("==", 0) == 0 || line.empty()) continue;
+    std::vector<std::string> row = split_csv(line);
+    if (header.empty()) {
+      if (row[0] != "ID") continue;
+      header = row;
+      for (std::size_t i = 0; i < row.size(); ++i) col[row[i]] = static_cast<int>(i);
+      for (const char* need : {"ID", "Kernel Name", "Metric Name", "Metric Value"})
+        if (!col.count(need)) throw std::runtime_error(std::string("ncu's CSV has no column \"") + need + "\"");
+      continue;
+    }
+    if (row.size() < header.size()) continue;
+    const std::size_t id = std::stoul(row[static_cast<std::size_t>(col["ID"])]);
+    if (id >= points) throw std::runtime_error("ncu profiled more kernels than points (ID " + std::to_string(id) + ")");
+    std::string value = row[static_cast<std::size_t>(col["Metric Value"])];
+    value.erase(std::remove(value.begin(), value.end(), ','), value.end());
+    set_counter(out[id], row[static_cast<std::size_t>(col["Metric Name"])], std::stod(value));
+    names[id] = row[static_cast<std::size_t>(col["Kernel Name"])];
+  }
+  for (std::size_t i = 0; i < points; ++i)
+    if (names[i].find(kernel_of(selection[i].program)) == std::string::npos)
+      throw std::runtime_error("ncu kernel " + std::to_string(i) + " is \"" + names[i] + "\", expected " +
+                               kernel_of(selection[i].program));
+  return out;
+}
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+device_description require_device() { return describe_device(); }
+
+int counters_pass(std::vector<std::string> args) {
+  const auto seed = cli::take_text_option(args, "seed");
+  const std::string only = cli::take_text_option(args, "only").value_or("");
+  if (!seed || !args.empty()) throw usage_error("usage: tilesim-gpu counters-pass --seed N [--only TEXT]");
+  const std::uint64_t s = static_cast<std::uint64_t>(cli::parse_int(*seed, "option --seed"));
+  require_device();
+  const auto points = selected(only);
+  for (std::size_t i = 0; i < points.size(); ++i)
+    run_on_device(points[i], make_inputs(points[i], point_seed(s, i)), lds_bytes_of(points[i]), false);
+  return 0;
+}
+
+int crosscheck(std::vector<std::string> args, const std::string& command_line) {
+  const auto seed_text = cli::take_text_option(args, "seed");
+  const std::string only = cli::take_text_option(args, "only").value_or("");
+  const auto report_path = cli::take_text_option(args, "report");
+  const auto repeat_text = cli::take_text_option(args, "repeat");
+  const bool no_counters = cli::take_flag(args, "no-counters");
+  if (!args.empty()) throw usage_error("tilesim-gpu crosscheck: unknown argument \"" + args[0] + "\"");
+  const std::uint64_t seed = seed_text ? static_cast<std::uint64_t>(cli::parse_int(*seed_text, "option --seed"))
+                                       : std::random_device{}() % 1000000000u;
+  const int repeat = repeat_text ? static_cast<int>(cli::parse_int(*repeat_text, "option --repeat")) : 3;
+  if (repeat < 1 || repeat > 100) throw usage_error("--repeat must be in 1..100 (got " + std::to_string(repeat) + ")");
+  const auto points = selected(only);
+  const device_description device = require_device();
+  std::cout << "tilesim-gpu crosscheck: " << points.size() << " points, seed " << seed << " (replay: --seed " << seed
+            << "), device " << device.name << ", driver " << device.driver << "\n";
+
+  json_value report;
+  report.set("tool", "tilesim-gpu crosscheck");
+  report.set("command", command_line);
+  report.set("date", utc_now());
+  json_value dev;
+  dev.set("name", device.name);
+  dev.set("driver", device.driver);
+  dev.set("runtime_version", device.runtime_version);
+  dev.set("multiprocessors", device.multiprocessors);
+  dev.set("clock_khz", device.clock_khz);
+  report.set("device", std::move(dev));
+  report.set("seed", static_cast<long long>(seed));
+  json_value& rows = report.set("points", json_value::array{});
+
+  bool all_results_equal = true;
+  std::vector<simulated> sims;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const crosscheck_point& p = points[i];
+    const point_inputs in = make_inputs(p, point_seed(seed, i));
+    simulated s = simulate(p, in);
+    const output_check sim_check = check_output(p, in, s.buffers, &s);
+    device_result warm = run_on_device(p, in, s.lds_bytes, false);
+    output_check gpu_check = check_output(p, in, warm.buffers, &s);
+    std::vector<double> best_blocks;
+    double best = 1e300;
+    for (int r = 0; r < repeat; ++r) {
+      device_result t = run_on_device(p, in, s.lds_bytes, true);
+      const output_check c = check_output(p, in, t.buffers, &s);
+      if (c.mismatches > gpu_check.mismatches) gpu_check = c;
+      std::vector<double> blocks(t.block_cycles.begin(), t.block_cycles.end());
+      const double m = median(blocks);
+      if (m < best) best = m, best_blocks = blocks;
+    }
+    const bool equal = sim_check.mismatches == 0 && gpu_check.mismatches == 0;
+    all_results_equal = all_results_equal && equal;
+    json_value row = to_json(p);
+    row.set("seed", static_cast<long long>(in.seed));
+    row.set("simulator_output", to_json(sim_check));
+    row.set("gpu_output", to_json(gpu_check));
+    json_value simv;
+    simv.set("counters", to_json(s.predicted));
+    simv.set("cycles_per_workgroup", s.cycles_per_workgroup);
+    simv.set("lds_bytes", s.lds_bytes);
+    row.set("simulator", std::move(simv));
+    json_value hw;
+    hw.set("cycles_per_block_median", best);
+    hw.set("cycles_per_block_min", *std::min_element(best_blocks.begin(), best_blocks.end()));
+    hw.set("cycles_per_block_max", *std::max_element(best_blocks.begin(), best_blocks.end()));
+    hw.set("timed_launches", repeat);
+    row.set("hardware", std::move(hw));
+    row.set("cycle_error", (s.cycles_per_workgroup - best) / best);
+    rows.push(std::move(row));
+    std::printf("  %-32s results %-5s sim %s, gpu %s; cycles/block sim %.0f gpu %.0f (%+.1f %%)\n", p.name.c_str(),
+                equal ? "equal" : "DIFFER", sim_check.mismatches ? sim_check.first_mismatch.c_str() : "ok",
+                gpu_check.mismatches ? gpu_check.first_mismatch.c_str() : "ok", s.cycles_per_workgroup, best,
+                100 * (s.cycles_per_workgroup - best) / best);
+    std::fflush(stdout);
+    sims.push_back(std::move(s));
+  }
+
+  bool all_counters_equal = true;
+  if (!no_counters) {
+    const std::vector<counters> measured = measure_counters(seed, only, points.size(), points);
+    json_value::array updated;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      const bool eq = measured[i] == sims[i].predicted;
+      all_counters_equal = all_counters_equal && eq;
+      std::printf("  %-32s counters %s\n", points[i].name.c_str(), eq ? "equal" : "DIFFER");
+      if (!eq) {
+        const json_value a = to_json(sims[i].predicted), b = to_json(measured[i]);
+        for (std::size_t k = 0; k < a.members().size(); ++k)
+          if (a.members()[k].second != b.members()[k].second)
+            std::printf("    %-24s sim %lld, gpu %lld\n", a.members()[k].first.c_str(),
+                        static_cast<long long>(a.members()[k].second.number()),
+                        static_cast<long long>(b.members()[k].second.number()));
+      }
+    }
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      rows.at(i).at("hardware").set("counters", to_json(measured[i]));
+      rows.at(i).set("counters_equal", measured[i] == sims[i].predicted);
+    }
+  }
+
+  std::vector<double> errors;
+  for (const json_value& r : rows.elements()) errors.push_back(std::fabs(r["cycle_error"].number()));
+  json_value summary;
+  summary.set("points", static_cast<long long>(points.size()));
+  summary.set("results_equal", all_results_equal);
+  summary.set("counters_measured", !no_counters);
+  summary.set("counters_equal", no_counters ? json_value() : json_value(all_counters_equal));
+  summary.set("median_abs_cycle_error", median(errors));
+  summary.set("max_abs_cycle_error", *std::max_element(errors.begin(), errors.end()));
+  report.set("summary", std::move(summary));
+  std::printf("results %s; counters %s; cycles: median |error| %.1f %%, worst %.1f %%\n",
+              all_results_equal ? "all equal" : "DIFFER",
+              no_counters ? "not measured" : all_counters_equal ? "all equal" : "DIFFER", 100 * median(errors),
+              100 * *std::max_element(errors.begin(), errors.end()));
+  if (report_path) {
+    cli::write_file_replacing(*report_path, dump(report) + "\n", "--report");
+    std::cout << "wrote " << *report_path << "\n";
+  }
+  return all_results_equal && all_counters_equal ? 0 : 1;
+}
+
+}  // namespace
+}  // namespace tilesim::gpu
+
+int main(int argc, char** argv) {
+  using namespace tilesim::gpu;
+  std::vector<std::string> args(argv + 1, argv + argc);
+  std::string command_line = "tilesim-gpu";
+  for (const std::string& a : args) command_line += " " + a;
+  try {
+    if (args.empty()) throw tilesim::cli::usage_error("usage: tilesim-gpu crosscheck|counters-pass|device [options]");
+    const std::string cmd = args[0];
+    args.erase(args.begin());
+    if (cmd == "crosscheck") return crosscheck(args, command_line);
+    if (cmd == "counters-pass") return counters_pass(args);
+    if (cmd == "device") {
+      const device_description d = require_device();
+      std::printf("%s, driver %s, runtime %d, %d multiprocessors, %d kHz, warp %d\n", d.name.c_str(), d.driver.c_str(),
+                  d.runtime_version, d.multiprocessors, d.clock_khz, d.warp_size);
+      return 0;
+    }
+    throw tilesim::cli::usage_error("unknown command \"" + cmd + "\" (crosscheck, counters-pass, device)");
+  } catch (const tilesim::cli::usage_error& e) {
+    std::fprintf(stderr, "tilesim-gpu: %s\n", e.what());
+    return 2;
+  } catch (const device_error& e) {
+    std::fprintf(stderr, "tilesim-gpu: %s\n", e.what());
+    return std::string(e.what()).rfind("no GPU", 0) == 0 ? 77 : 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tilesim-gpu: %s\n", e.what());
+    return 1;
+  }
+}
