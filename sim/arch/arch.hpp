@@ -45,6 +45,14 @@ enum class lds_merge {
                // see lds_banks.hpp for how the counted wavefronts and the pipe passes each use it
 };
 
+// What a phase with no active lane costs the LDS pipe.
+enum class lds_empty_phases {
+  one_clock_each,     // one clock on top of the passes (assumed on AMD)
+  fill_to_phases,     // clocks = max(passes, phases): empty phases only keep the pipe from going faster
+                      // (measured on sm90: h200-calibration, e.g. LDS.128 with lanes 0-3 at stride 128 takes
+                      // 4 clocks, lanes 0-11 take 12; sim/calibration/README.md)
+};
+
 // One LDS instruction class of one architecture.
 struct lds_phase_rule {
   access_kind kind = access_kind::load;
@@ -53,6 +61,7 @@ struct lds_phase_rule {
   std::vector<std::vector<int>> phases;   // lane groups in issue order; together a partition of the lanes
   lds_merge merge = lds_merge::none;
   std::string_view evidence;              // where the phase table comes from ("assumed, not measured: ...")
+  lds_empty_phases empty_phases = lds_empty_phases::one_clock_each;
 };
 
 // Steady-state cost of LDS instructions repeated back to back by many waves of one block (lds_timing.hpp).

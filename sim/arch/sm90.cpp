@@ -2,7 +2,7 @@
 //
 // Sources: R = ../shared/reference/lds-banks-and-swizzles.md (section numbers), H = sim/calibration/
 // (H200 measurements: h200-smem-known.* from the lead's harness, h200-smem-probe.* and the latency from
-// sim/calibration/probe/, all on one H200, driver 580.159.04; README.md there says how).
+// gpu/calibrate/, all on one H200, driver 580.159.04; README.md there says how).
 #include "sim/arch/arch.hpp"
 
 namespace tilesim::sim {
@@ -36,6 +36,9 @@ const arch_table& sm90_table() {
       a.lds_rules.push_back({k, 16, 32, contiguous(32, 8), load ? lds_merge::sm90_pairs : lds_merge::none,
                              load ? ld_wide : st_wide});
     }
+    // H: h200-calibration (866 lines): a phase with no active lane costs a clock only when the other phases
+    // need fewer clocks than there are phases (LDS.128 lanes 0-3 at stride 128: 4, not 4 + 3).
+    for (lds_phase_rule& r : a.lds_rules) r.empty_phases = lds_empty_phases::fill_to_phases;
 
     lds_timing_constants& t = a.lds_timing;
     // One wavefront (128 B) per clock per SM: R 1.7 ("128 bytes/cycle") and H: 32 warps repeating a

@@ -195,12 +195,15 @@ lds_cost price(const arch_table& arch, const wave_access& access, OnServed&& on_
         const int w = group_ways[static_cast<std::size_t>(g)];
         c.passes += w;
         hardware_nonempty += w > 0;
-        c.pipe_slots += std::max(1, w);
       }
+      c.pipe_slots = 0;
+      for (int g = 0; g < groups; ++g) c.pipe_slots += std::max(1, group_ways[static_cast<std::size_t>(g)]);
+      if (rule.empty_phases == lds_empty_phases::fill_to_phases) c.pipe_slots = std::max(c.passes, groups);
     } else {
       hardware_plain();
     }
   }
+  if (rule.empty_phases == lds_empty_phases::fill_to_phases && !c.packed) c.pipe_slots = std::max(c.passes, phases);
   c.excess = c.wavefronts - c.ideal;
   c.bank_conflicts = c.passes - hardware_nonempty;
   return c;

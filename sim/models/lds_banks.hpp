@@ -33,8 +33,9 @@
 //
 //   passes          bank passes (hardware view)
 //   bank_conflicts  passes - phases with active lanes (hardware view; = l1tex__data_bank_conflicts on sm90)
-//   pipe_slots      clocks the LDS pipe is occupied: passes + phases with no active lane (measured on sm90:
-//                   an LDS.128 with lanes 0-7 active occupies 4; assumed the same on AMD)
+//   pipe_slots      clocks the LDS pipe is occupied: on sm90 max(passes, phases) (measured: an LDS.128 with
+//                   lanes 0-7 active occupies 4, with lanes 0-3 at stride 128 also 4); on AMD passes + one
+//                   clock per phase with no active lane (assumed): the arch's lds_empty_phases
 //
 // INVARIANTS: 0 <= ideal <= wavefronts; excess = wavefronts - ideal; ideal <= passes <= pipe_slots for
 // every arch; max_ways >= 1 whenever a lane is active; a wave with no active lane costs 0 wavefronts and
