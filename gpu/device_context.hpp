@@ -56,16 +56,15 @@ struct device_buffer {
 
   __device__ void load(index_t offset, index_t n, T* out, bool valid) const {
     if (valid && whole(offset, n) && vector_bytes(offset, n)) {
-      std::uint32_t r[4];
       for_chunks(offset, n, [&](int chunk, unsigned char* p, index_t at) {
+        unsigned char* to = reinterpret_cast<unsigned char*>(out) + at;
         switch (chunk) {
-          case 1: load_bytes<1, Space>(p, r); break;
-          case 2: load_bytes<2, Space>(p, r); break;
-          case 4: load_bytes<4, Space>(p, r); break;
-          case 8: load_bytes<8, Space>(p, r); break;
-          default: load_bytes<16, Space>(p, r); break;
+          case 1: load_chunk<1>(p, to); break;
+          case 2: load_chunk<2>(p, to); break;
+          case 4: load_chunk<4>(p, to); break;
+          case 8: load_chunk<8>(p, to); break;
+          default: load_chunk<16>(p, to); break;
         }
-        __builtin_memcpy(reinterpret_cast<unsigned char*>(out) + at, r, chunk);
       });
       return;
     }
@@ -74,15 +73,14 @@ struct device_buffer {
 
   __device__ void store(index_t offset, index_t n, const T* in, bool valid) const {
     if (valid && whole(offset, n) && vector_bytes(offset, n)) {
-      std::uint32_t r[4];
       for_chunks(offset, n, [&](int chunk, unsigned char* p, index_t at) {
-        __builtin_memcpy(r, reinterpret_cast<const unsigned char*>(in) + at, chunk);
+        const unsigned char* from = reinterpret_cast<const unsigned char*>(in) + at;
         switch (chunk) {
-          case 1: store_bytes<1, Space>(p, r); break;
-          case 2: store_bytes<2, Space>(p, r); break;
-          case 4: store_bytes<4, Space>(p, r); break;
-          case 8: store_bytes<8, Space>(p, r); break;
-          default: store_bytes<16, Space>(p, r); break;
+          case 1: store_chunk<1>(p, from); break;
+          case 2: store_chunk<2>(p, from); break;
+          case 4: store_chunk<4>(p, from); break;
+          case 8: store_chunk<8>(p, from); break;
+          default: store_chunk<16>(p, from); break;
         }
       });
       return;
@@ -110,6 +108,20 @@ struct device_buffer {
     const bool width_ok = bytes <= 16 ? (bytes & (bytes - 1)) == 0 : bytes % 16 == 0;
     const auto address = reinterpret_cast<std::uintptr_t>(data + offset);
     return width_ok && address % static_cast<std::uintptr_t>(bytes < 16 ? bytes : 16) == 0;
+  }
+  // One instruction of Bytes; the copies to and from registers have constant sizes, so the caller's
+  // vector stays in registers (a run-time memcpy size put it in local memory, a byte loop per access).
+  template <int Bytes>
+  __device__ static void load_chunk(unsigned char* p, unsigned char* to) {
+    std::uint32_t r[4];
+    load_bytes<Bytes, Space>(p, r);
+    __builtin_memcpy(to, r, Bytes);
+  }
+  template <int Bytes>
+  __device__ static void store_chunk(unsigned char* p, const unsigned char* from) {
+    std::uint32_t r[4] = {};
+    __builtin_memcpy(r, from, Bytes);
+    store_bytes<Bytes, Space>(p, r);
   }
   // f(chunk bytes, address, byte offset into the vector) for each 16-byte piece (or the one smaller piece).
   template <class F>

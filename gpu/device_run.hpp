@@ -24,6 +24,7 @@
 #include "gpu/device_error.hpp"
 #include "sim/programs/copy.hpp"
 #include "sim/programs/gemm_tile.hpp"
+#include "sim/programs/lds_sweep.hpp"
 
 namespace tilesim::gpu {
 
@@ -58,6 +59,9 @@ device_result run_copy_on_device(const programs::copy_params& p, const device_la
 // copy_tile<float>.
 device_result run_copy_f32_on_device(const programs::copy_params& p, const device_launch& l,
                                      std::vector<byte_buffer> buffers);
+// lds_sweep<std::uint16_t, 8>.
+device_result run_lds_sweep_on_device(const programs::lds_sweep_params& p, const device_launch& l,
+                                      std::vector<byte_buffer> buffers);
 // gemm_tile (fp32).
 device_result run_gemm_on_device(const programs::gemm_params& p, const device_launch& l, std::vector<byte_buffer> buffers);
 

@@ -24,6 +24,11 @@ __global__ void copy_f32_kernel(programs::copy_params p, kernel_args a) {
 }
 
 template <bool Timed>
+__global__ void lds_sweep_u16_kernel(programs::lds_sweep_params p, kernel_args a) {
+  run_program<Timed>(a, [&](device_context& ctx) { programs::lds_sweep<std::uint16_t, 8>(ctx, p); });
+}
+
+template <bool Timed>
 __global__ void gemm_f32_kernel(programs::gemm_params p, kernel_args a) {
   run_program<Timed>(a, [&](device_context& ctx) { programs::gemm_tile(ctx, p); });
 }
@@ -124,6 +129,11 @@ device_result run_copy_on_device(const programs::copy_params& p, const device_la
 
 device_result run_copy_f32_on_device(const programs::copy_params& p, const device_launch& l, std::vector<byte_buffer> b) {
   return launch(copy_f32_kernel<false>, copy_f32_kernel<true>, p, l, std::move(b));
+}
+
+device_result run_lds_sweep_on_device(const programs::lds_sweep_params& p, const device_launch& l,
+                                      std::vector<byte_buffer> b) {
+  return launch(lds_sweep_u16_kernel<false>, lds_sweep_u16_kernel<true>, p, l, std::move(b));
 }
 
 device_result run_gemm_on_device(const programs::gemm_params& p, const device_launch& l, std::vector<byte_buffer> b) {

@@ -4,14 +4,21 @@
 // (split into 16-byte instructions beyond that: sim::launch::split_bytes). A plain C++ loop over the
 // elements would let the compiler pick any width, so on the GPU every access goes through these functions,
 // which pin the instruction:
-//   NVIDIA (nvcc)  inline PTX: ld.shared.v4.u32 / st.shared.* on a 32-bit shared address (SASS LDS.128,
-//                  STS.*), ld.global.v4.u32 / st.global.* on a 64-bit global address (LDG.E.128, STG.E.*)
-//   AMD (hipcc)    a typed load through an address_space(3) pointer for LDS (ds_read_b128, ds_write_b128,
-//                  ...), a plain typed load for global (global_load_dwordx4, ...)
+//   NVIDIA (nvcc)  inline PTX: ld.volatile.shared.v4.u32 / st.volatile.shared.* on a 32-bit shared address
+//                  (SASS LDS.128, STS.*), ld.global.v4.u32 / st.global.* on a 64-bit global address (LDG.E.128,
+//                  STG.E.*). `volatile` on LDS: ptxas would otherwise merge two loads of one address with no
+//                  store between (it halved the lds_sweep's loop). Loads carry no "memory" clobber (it
+//                  forced every memory-resident value to be reloaded around each load); stores do, and
+//                  __syncthreads orders both.
+//   AMD (hipcc)    a typed volatile load/store through an address_space(3) pointer for LDS (ds_read_b128,
+//                  ds_write_b128, ...), a plain typed load for global (global_load_dwordx4, ...). `volatile` on
+//                  LDS for the same reason as on NVIDIA, and more: without it LLVM hoists a repeated load out
+//                  of a loop, pairs two loads into one ds_read2_b32/b64 and narrows a load to the bytes used
+//                  (two 8-byte loads became one ds_read2_b32), none of which the simulator prices.
 // Bytes move through 32-bit registers with __builtin_memcpy, so any trivially copyable T works.
 //
 // WORKED EXAMPLE. 8 fp16 values at LDS byte 4096 (bytes = 16, space = lds):
-//   move_bytes<16, access_kind::load, space::lds>(smem + 4096, regs)  ->  ld.shared.v4.u32 {r0..r3}, [4096]
+//   load_bytes<16, memory_space::lds>(smem + 4096, regs)  ->  ld.volatile.shared.v4.u32 {r0..r3}, [4096]
 // A 32-byte vector is two calls (bytes 0-15, 16-31), as the simulator's split_bytes = 16 counts it.
 //
 // INVARIANTS: `bytes` is 1, 2, 4, 8 or 16 and the address is a multiple of it (a misaligned vector faults
@@ -33,30 +40,30 @@ template <int Bytes, memory_space Space>
 __device__ __forceinline__ void load_bytes(const void* p, std::uint32_t* r) {
   if constexpr (Space == memory_space::lds) {
     const unsigned a = static_cast<unsigned>(__cvta_generic_to_shared(p));
-    if constexpr (Bytes == 1) asm volatile("ld.shared.u8 %0, [%1];" : "=r"(r[0]) : "r"(a) : "memory");
+    if constexpr (Bytes == 1) asm volatile("ld.volatile.shared.u8 %0, [%1];" : "=r"(r[0]) : "r"(a));
     if constexpr (Bytes == 2) {
       unsigned short h;
-      asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h) : "r"(a) : "memory");
+      asm volatile("ld.volatile.shared.u16 %0, [%1];" : "=h"(h) : "r"(a));
       r[0] = h;
     }
-    if constexpr (Bytes == 4) asm volatile("ld.shared.u32 %0, [%1];" : "=r"(r[0]) : "r"(a) : "memory");
-    if constexpr (Bytes == 8) asm volatile("ld.shared.v2.u32 {%0,%1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(a) : "memory");
+    if constexpr (Bytes == 4) asm volatile("ld.volatile.shared.u32 %0, [%1];" : "=r"(r[0]) : "r"(a));
+    if constexpr (Bytes == 8) asm volatile("ld.volatile.shared.v2.u32 {%0,%1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(a));
     if constexpr (Bytes == 16)
-      asm volatile("ld.shared.v4.u32 {%0,%1,%2,%3}, [%4];"
-                   : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a) : "memory");
+      asm volatile("ld.volatile.shared.v4.u32 {%0,%1,%2,%3}, [%4];"
+                   : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a));
   } else {
     const unsigned long long a = reinterpret_cast<unsigned long long>(p);
-    if constexpr (Bytes == 1) asm volatile("ld.global.u8 %0, [%1];" : "=r"(r[0]) : "l"(a) : "memory");
+    if constexpr (Bytes == 1) asm volatile("ld.global.u8 %0, [%1];" : "=r"(r[0]) : "l"(a));
     if constexpr (Bytes == 2) {
       unsigned short h;
-      asm volatile("ld.global.u16 %0, [%1];" : "=h"(h) : "l"(a) : "memory");
+      asm volatile("ld.global.u16 %0, [%1];" : "=h"(h) : "l"(a));
       r[0] = h;
     }
-    if constexpr (Bytes == 4) asm volatile("ld.global.u32 %0, [%1];" : "=r"(r[0]) : "l"(a) : "memory");
-    if constexpr (Bytes == 8) asm volatile("ld.global.v2.u32 {%0,%1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "l"(a) : "memory");
+    if constexpr (Bytes == 4) asm volatile("ld.global.u32 %0, [%1];" : "=r"(r[0]) : "l"(a));
+    if constexpr (Bytes == 8) asm volatile("ld.global.v2.u32 {%0,%1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "l"(a));
     if constexpr (Bytes == 16)
       asm volatile("ld.global.v4.u32 {%0,%1,%2,%3}, [%4];"
-                   : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "l"(a) : "memory");
+                   : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "l"(a));
   }
 }
 
@@ -64,12 +71,12 @@ template <int Bytes, memory_space Space>
 __device__ __forceinline__ void store_bytes(void* p, const std::uint32_t* r) {
   if constexpr (Space == memory_space::lds) {
     const unsigned a = static_cast<unsigned>(__cvta_generic_to_shared(p));
-    if constexpr (Bytes == 1) asm volatile("st.shared.u8 [%0], %1;" ::"r"(a), "r"(r[0]) : "memory");
-    if constexpr (Bytes == 2) asm volatile("st.shared.u16 [%0], %1;" ::"r"(a), "h"(static_cast<unsigned short>(r[0])) : "memory");
-    if constexpr (Bytes == 4) asm volatile("st.shared.u32 [%0], %1;" ::"r"(a), "r"(r[0]) : "memory");
-    if constexpr (Bytes == 8) asm volatile("st.shared.v2.u32 [%0], {%1,%2};" ::"r"(a), "r"(r[0]), "r"(r[1]) : "memory");
+    if constexpr (Bytes == 1) asm volatile("st.volatile.shared.u8 [%0], %1;" ::"r"(a), "r"(r[0]) : "memory");
+    if constexpr (Bytes == 2) asm volatile("st.volatile.shared.u16 [%0], %1;" ::"r"(a), "h"(static_cast<unsigned short>(r[0])) : "memory");
+    if constexpr (Bytes == 4) asm volatile("st.volatile.shared.u32 [%0], %1;" ::"r"(a), "r"(r[0]) : "memory");
+    if constexpr (Bytes == 8) asm volatile("st.volatile.shared.v2.u32 [%0], {%1,%2};" ::"r"(a), "r"(r[0]), "r"(r[1]) : "memory");
     if constexpr (Bytes == 16)
-      asm volatile("st.shared.v4.u32 [%0], {%1,%2,%3,%4};" ::"r"(a), "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3])
+      asm volatile("st.volatile.shared.v4.u32 [%0], {%1,%2,%3,%4};" ::"r"(a), "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3])
                    : "memory");
   } else {
     const unsigned long long a = reinterpret_cast<unsigned long long>(p);
@@ -82,10 +89,11 @@ __device__ __forceinline__ void store_bytes(void* p, const std::uint32_t* r) {
                    : "memory");
   }
 }
-#elif defined(__HIP_DEVICE_COMPILE__)
-// AMD device pass: typed loads; LDS through an address_space(3) pointer so the backend emits ds_read/ds_write.
-// Spelled without __forceinline__: clang pre-declares __device__ for HIP, the rest of HIP's macros need
-// <hip/hip_runtime.h>, which this header does not include.
+#elif defined(__HIPCC__)
+// AMD (both hipcc passes: the host pass parses __device__ code, and instantiates it for an explicitly
+// instantiated kernel, without emitting it): typed loads; LDS through a volatile address_space(3) pointer so
+// the backend emits exactly one ds_read/ds_write of the width per call. Spelled without __forceinline__: clang pre-declares __device__ for HIP,
+// the rest of HIP's macros need <hip/hip_runtime.h>, which this header does not include.
 template <int Bytes>
 struct word_vector;
 template <> struct word_vector<1> { using type = std::uint8_t; };
@@ -99,7 +107,7 @@ __device__ inline __attribute__((always_inline)) void load_bytes(const void* p, 
   using V = typename word_vector<Bytes>::type;
   V v;
   if constexpr (Space == memory_space::lds)
-    v = *(const __attribute__((address_space(3))) V*)(p);
+    v = *(const volatile __attribute__((address_space(3))) V*)(p);
   else
     v = *static_cast<const V*>(p);
   if constexpr (Bytes < 4)
@@ -117,7 +125,7 @@ __device__ inline __attribute__((always_inline)) void store_bytes(void* p, const
   else
     __builtin_memcpy(&v, r, Bytes);
   if constexpr (Space == memory_space::lds)
-    *(__attribute__((address_space(3))) V*)(p) = v;
+    *(volatile __attribute__((address_space(3))) V*)(p) = v;
   else
     *static_cast<V*>(p) = v;
 }

@@ -39,6 +39,7 @@ const char* name_of(program_kind k) {
     case program_kind::copy_fp16: return "copy_fp16";
     case program_kind::copy_fp32: return "copy_fp32";
     case program_kind::gemm_fp32: return "gemm_fp32";
+    case program_kind::lds_sweep_fp16: return "lds_sweep_fp16";
   }
   return "?";
 }
@@ -62,6 +63,17 @@ crosscheck_point copy_point(program_kind kind, index_t rows, index_t cols, index
   p.grid = 64;
   p.name = std::string(kind == program_kind::copy_fp16 ? "copy fp16 " : "copy fp32 ") + std::to_string(rows) + "x" +
            std::to_string(cols) + " v" + std::to_string(vector) + " " + name_of(layout);
+  return p;
+}
+
+crosscheck_point sweep_point(programs::copy_lds_layout layout, index_t iterations) {
+  crosscheck_point p;
+  p.program = program_kind::lds_sweep_fp16;
+  p.sweep.tile.layout = layout;
+  p.sweep.tile.read = programs::copy_read_order::lanes_down_rows;
+  p.sweep.iterations = iterations;
+  p.grid = 8;
+  p.name = "lds_sweep fp16 64x32 v8 " + std::string(name_of(layout)) + " x" + std::to_string(iterations);
   return p;
 }
 
@@ -133,6 +145,9 @@ std::vector<crosscheck_point> catalogue() {
     v.push_back(gemm_point(128, 64, l));
   v.push_back(gemm_point(256, 128, gemm_lds_layout::row_major));
   v.push_back(gemm_point(256, 128, gemm_lds_layout::ck_xor));
+  for (copy_lds_layout l : {copy_lds_layout::row_major, copy_lds_layout::padded, copy_lds_layout::ck_xor,
+                            copy_lds_layout::cute_swizzle})
+    v.push_back(sweep_point(l, 1024));
   return v;
 }
 
@@ -155,7 +170,8 @@ json_value to_json(const crosscheck_point& p) {
     params.set("pad", static_cast<long long>(g.pad));
     params.set("ck_banks", static_cast<long long>(g.ck_banks));
   } else {
-    const programs::copy_params& c = p.copy;
+    const programs::copy_params& c = p.program == program_kind::lds_sweep_fp16 ? p.sweep.tile : p.copy;
+    if (p.program == program_kind::lds_sweep_fp16) params.set("iterations", static_cast<long long>(p.sweep.iterations));
     params.set("rows", static_cast<long long>(c.rows));
     params.set("cols", static_cast<long long>(c.cols));
     params.set("vector", static_cast<long long>(c.vector));
@@ -182,7 +198,9 @@ crosscheck_point point_from_json(const json_value& v) {
   crosscheck_point p;
   p.name = v["name"].string();
   p.program = enum_named(v["program"].string(),
-                         {program_kind::copy_fp16, program_kind::copy_fp32, program_kind::gemm_fp32}, "program");
+                         {program_kind::copy_fp16, program_kind::copy_fp32, program_kind::gemm_fp32,
+                          program_kind::lds_sweep_fp16},
+                         "program");
   const json_value& q = v["params"];
   auto n = [&](const char* key) { return static_cast<index_t>(q[key].number()); };
   if (p.program == program_kind::gemm_fp32) {
@@ -193,7 +211,8 @@ crosscheck_point point_from_json(const json_value& v) {
     g.layout = enum_named(q["layout"].string(),
                           {gemm_lds_layout::row_major, gemm_lds_layout::padded, gemm_lds_layout::ck_xor}, "layout");
   } else {
-    programs::copy_params& c = p.copy;
+    programs::copy_params& c = p.program == program_kind::lds_sweep_fp16 ? p.sweep.tile : p.copy;
+    if (p.program == program_kind::lds_sweep_fp16) p.sweep.iterations = n("iterations");
     c.rows = n("rows"), c.cols = n("cols"), c.vector = n("vector"), c.pad = n("pad"), c.ck_banks = n("ck_banks");
     c.layout = enum_named(q["layout"].string(),
                           {copy_lds_layout::row_major, copy_lds_layout::padded, copy_lds_layout::ck_xor,
@@ -230,10 +249,17 @@ point_inputs make_inputs(const crosscheck_point& p, std::uint64_t seed) {
     in.output_cols = q.n;
     return in;
   }
-  const index_t count = static_cast<index_t>(p.grid) * p.copy.rows * p.copy.cols;
-  if (p.program == program_kind::copy_fp16) {
+  const programs::copy_params& tile = p.program == program_kind::lds_sweep_fp16 ? p.sweep.tile : p.copy;
+  const index_t count = static_cast<index_t>(p.grid) * tile.rows * tile.cols;
+  if (p.program == program_kind::copy_fp16 || p.program == program_kind::lds_sweep_fp16) {
+    // Never an element whose expected output is the poison 0xFFFF (the copy's is itself, the sweep's
+    // itself times the iterations).
+    const std::uint32_t times = p.program == program_kind::lds_sweep_fp16 ? static_cast<std::uint32_t>(p.sweep.iterations) : 1;
     std::vector<std::uint16_t> x(static_cast<std::size_t>(count));
-    for (auto& e : x) e = static_cast<std::uint16_t>(g() % 0xFFFFu);  // never the poison 0xFFFF
+    for (auto& e : x) {
+      do e = static_cast<std::uint16_t>(g());
+      while (static_cast<std::uint16_t>(e * times) == 0xFFFFu);
+    }
     in.buffers = {bytes_of(x), bytes_of(std::vector<std::uint16_t>(x.size(), 0xFFFFu))};
   } else {
     std::vector<float> x(static_cast<std::size_t>(count));
@@ -245,9 +271,9 @@ point_inputs make_inputs(const crosscheck_point& p, std::uint64_t seed) {
     }
     in.buffers = {bytes_of(x), bytes_of(std::vector<float>(x.size(), -1.0f))};
   }
-  in.output_slot = p.copy.output;
-  in.output_rows = static_cast<index_t>(p.grid) * p.copy.rows;
-  in.output_cols = p.copy.cols;
+  in.output_slot = tile.output;
+  in.output_rows = static_cast<index_t>(p.grid) * tile.rows;
+  in.output_cols = tile.cols;
   return in;
 }
 
@@ -311,6 +337,12 @@ simulated simulate(const crosscheck_point& p, const point_inputs& in) {
     s.run = sim::run(l, std::move(mem), [&q](sim::thread_context& ctx) { programs::gemm_tile(ctx, q); });
     s.buffers = {bytes_of(s.run.memory.get<float>(0)), bytes_of(s.run.memory.get<float>(1)),
                  bytes_of(s.run.memory.get<float>(2))};
+  } else if (p.program == program_kind::lds_sweep_fp16) {
+    mem.add<std::uint16_t>("in", typed<std::uint16_t>(in.buffers[0]));
+    mem.add<std::uint16_t>("out", typed<std::uint16_t>(in.buffers[1]));
+    const programs::lds_sweep_params q = p.sweep;
+    s.run = sim::run(l, std::move(mem), [&q](sim::thread_context& ctx) { programs::lds_sweep<std::uint16_t, 8>(ctx, q); });
+    s.buffers = {bytes_of(s.run.memory.get<std::uint16_t>(0)), bytes_of(s.run.memory.get<std::uint16_t>(1))};
   } else if (p.program == program_kind::copy_fp16) {
     mem.add<std::uint16_t>("in", typed<std::uint16_t>(in.buffers[0]));
     mem.add<std::uint16_t>("out", typed<std::uint16_t>(in.buffers[1]));
@@ -364,6 +396,20 @@ output_check check_output(const crosscheck_point& p, const point_inputs& in, con
     }
     return who + " (row " + std::to_string(r) + ", col " + std::to_string(col) + ")";
   };
+  if (p.program == program_kind::lds_sweep_fp16) {  // the sweep: in * iterations, then as a copy
+    point_inputs expected = in;
+    const std::vector<std::uint16_t> x = typed<std::uint16_t>(in.buffers[0]);
+    std::vector<std::uint16_t> y(x.size());
+    for (std::size_t i = 0; i < x.size(); ++i)
+      y[i] = static_cast<std::uint16_t>(x[i] * static_cast<std::uint32_t>(p.sweep.iterations));
+    expected.buffers[0] = bytes_of(y);
+    crosscheck_point as_copy = p;
+    as_copy.program = program_kind::copy_fp16;
+    as_copy.copy = p.sweep.tile;
+    output_check c = check_output(as_copy, expected, buffers, sim);
+    c.method = "bit-exact against input * iterations (mod 2^16)";
+    return c;
+  }
   if (p.program != program_kind::gemm_fp32) {
     c.method = "bit-exact";
     const byte_buffer& expected = in.buffers.at(static_cast<std::size_t>(p.copy.input));

@@ -1,6 +1,7 @@
 // tilesim/gpu/crosscheck/crosscheck.hpp: one program, one parameter point, run twice: simulator and GPU.
 //
-// DEFINITION. A crosscheck_point is a built-in program (copy of fp16 or fp32, fp32 GEMM) with its
+// DEFINITION. A crosscheck_point is a built-in program (copy of fp16 or fp32, fp32 GEMM, the LDS-bound
+// fp16 sweep) with its
 // parameters and launch. For a point and a seed:
 //   make_inputs    fresh random inputs (replayable from the seed) and outputs poisoned (fp16 0xFFFF, fp32
 //                  -1.0 for copies, NaN for GEMM's C; random copy data never holds the poison)
@@ -34,17 +35,19 @@
 #include "sim/engine/run_result.hpp"
 #include "sim/programs/copy.hpp"
 #include "sim/programs/gemm_tile.hpp"
+#include "sim/programs/lds_sweep.hpp"
 #include "sim/report/program_report.hpp"
 
 namespace tilesim::gpu {
 
-enum class program_kind { copy_fp16, copy_fp32, gemm_fp32 };
+enum class program_kind { copy_fp16, copy_fp32, gemm_fp32, lds_sweep_fp16 };
 
 struct crosscheck_point {
   std::string name;  // "copy fp16 64x32 v8 ck_xor"
   program_kind program = program_kind::copy_fp16;
   programs::copy_params copy{};
   programs::gemm_params gemm{};
+  programs::lds_sweep_params sweep{};
   int grid = 1, block = 256, wave_size = 32;
 };
 

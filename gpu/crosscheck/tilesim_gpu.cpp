@@ -61,6 +61,7 @@ device_result run_on_device(const crosscheck_point& p, const point_inputs& in, s
     case program_kind::copy_fp16: return run_copy_on_device(p.copy, l, in.buffers);
     case program_kind::copy_fp32: return run_copy_f32_on_device(p.copy, l, in.buffers);
     case program_kind::gemm_fp32: return run_gemm_on_device(p.gemm, l, in.buffers);
+    case program_kind::lds_sweep_fp16: return run_lds_sweep_on_device(p.sweep, l, in.buffers);
   }
   throw std::logic_error("unknown program");
 }
@@ -70,6 +71,7 @@ const char* kernel_of(program_kind k) {
     case program_kind::copy_fp16: return "copy_u16_kernel";
     case program_kind::copy_fp32: return "copy_f32_kernel";
     case program_kind::gemm_fp32: return "gemm_f32_kernel";
+    case program_kind::lds_sweep_fp16: return "lds_sweep_u16_kernel";
   }
   return "?";
 }
@@ -85,8 +87,10 @@ std::size_t lds_bytes_of(const crosscheck_point& p) {
     point_inputs in = make_inputs(p, 0);  // cheap next to a run; keeps one source of truth: the simulator
     return simulate(p, in).lds_bytes;
   }
-  programs::with_copy_lds_descriptor(p.copy, p.program == program_kind::copy_fp16 ? 2 : 4,
-                                     [&](const auto& d) { add(d.element_space_size, p.program == program_kind::copy_fp16 ? 2 : 4); });
+  const bool sweep = p.program == program_kind::lds_sweep_fp16;
+  const std::size_t element = p.program == program_kind::copy_fp32 ? 4 : 2;
+  programs::with_copy_lds_descriptor(sweep ? p.sweep.tile : p.copy, static_cast<index_t>(element),
+                                     [&](const auto& d) { add(d.element_space_size, element); });
   return bytes;
 }
 
@@ -296,6 +300,14 @@ int crosscheck(std::vector<std::string> args, const std::string& command_line) {
   summary.set("counters_measured", !no_counters);
   summary.set("counters_equal", no_counters ? json_value() : json_value(all_counters_equal));
   summary.set("median_abs_cycle_error", median(errors));
+  std::map<std::string, std::vector<double>> by_program;
+  for (const json_value& r : rows.elements())
+    by_program[r["program"].string()].push_back(std::fabs(r["cycle_error"].number()));
+  json_value& per = summary.set("median_abs_cycle_error_by_program", json_value::object{});
+  for (const auto& [program, e] : by_program) {
+    per.set(program, median(e));
+    std::printf("  %-16s median |cycle error| %5.1f %% over %zu points\n", program.c_str(), 100 * median(e), e.size());
+  }
   summary.set("max_abs_cycle_error", *std::max_element(errors.begin(), errors.end()));
   report.set("summary", std::move(summary));
   std::printf("results %s; counters %s; cycles: median |error| %.1f %%, worst %.1f %%\n",
