@@ -59,7 +59,7 @@ device_result run_copy_on_device(const programs::copy_params& p, const device_la
 // copy_tile<float>.
 device_result run_copy_f32_on_device(const programs::copy_params& p, const device_launch& l,
                                      std::vector<byte_buffer> buffers);
-// lds_sweep<std::uint16_t, 8>.
+// lds_sweep<std::uint32_t, 4>.
 device_result run_lds_sweep_on_device(const programs::lds_sweep_params& p, const device_launch& l,
                                       std::vector<byte_buffer> buffers);
 // gemm_tile (fp32).

@@ -24,8 +24,8 @@ __global__ void copy_f32_kernel(programs::copy_params p, kernel_args a) {
 }
 
 template <bool Timed>
-__global__ void lds_sweep_u16_kernel(programs::lds_sweep_params p, kernel_args a) {
-  run_program<Timed>(a, [&](device_context& ctx) { programs::lds_sweep<std::uint16_t, 8>(ctx, p); });
+__global__ void lds_sweep_u32_kernel(programs::lds_sweep_params p, kernel_args a) {
+  run_program<Timed>(a, [&](device_context& ctx) { programs::lds_sweep<std::uint32_t, 4>(ctx, p); });
 }
 
 template <bool Timed>
@@ -133,7 +133,7 @@ device_result run_copy_f32_on_device(const programs::copy_params& p, const devic
 
 device_result run_lds_sweep_on_device(const programs::lds_sweep_params& p, const device_launch& l,
                                       std::vector<byte_buffer> b) {
-  return launch(lds_sweep_u16_kernel<false>, lds_sweep_u16_kernel<true>, p, l, std::move(b));
+  return launch(lds_sweep_u32_kernel<false>, lds_sweep_u32_kernel<true>, p, l, std::move(b));
 }
 
 device_result run_gemm_on_device(const programs::gemm_params& p, const device_launch& l, std::vector<byte_buffer> b) {

@@ -286,9 +286,12 @@ std::optional<lds_width> priced_width(const lds_instruction& in, const width_set
     const lds_width combined{in.kind, 2 * in.bytes};
     if (in.adjacent && sim.count(combined)) return combined;
     why = "is two " + std::to_string(in.bytes) + "-byte LDS " + sim::kind_name(in.kind) + "s in one instruction (" +
-          (in.adjacent ? "adjacent: " + std::to_string(2 * in.bytes) + " contiguous bytes"
-                       : std::string("not adjacent")) +
-          "), which the simulator prices as " + (in.adjacent ? "that width only if it priced it" : "no instruction");
+          (in.adjacent ? "adjacent: " + std::to_string(2 * in.bytes) +
+                             " contiguous bytes per lane, which count as one access of that width only where the "
+                             "simulator priced that width"
+                       : std::string("not adjacent: the simulator prices each lane access as its own instruction "
+                                     "and has no model of a pair")) +
+          ")";
     return std::nullopt;
   }
   why = "is an LDS instruction the simulator's model has no kind for (not a plain load or store)";

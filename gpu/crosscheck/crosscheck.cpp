@@ -39,7 +39,7 @@ const char* name_of(program_kind k) {
     case program_kind::copy_fp16: return "copy_fp16";
     case program_kind::copy_fp32: return "copy_fp32";
     case program_kind::gemm_fp32: return "gemm_fp32";
-    case program_kind::lds_sweep_fp16: return "lds_sweep_fp16";
+    case program_kind::lds_sweep_u32: return "lds_sweep_u32";
   }
   return "?";
 }
@@ -68,12 +68,15 @@ crosscheck_point copy_point(program_kind kind, index_t rows, index_t cols, index
 
 crosscheck_point sweep_point(programs::copy_lds_layout layout, index_t iterations) {
   crosscheck_point p;
-  p.program = program_kind::lds_sweep_fp16;
+  p.program = program_kind::lds_sweep_u32;
+  p.sweep.tile.rows = 32;
+  p.sweep.tile.cols = 32;
+  p.sweep.tile.vector = 4;
   p.sweep.tile.layout = layout;
   p.sweep.tile.read = programs::copy_read_order::lanes_down_rows;
   p.sweep.iterations = iterations;
   p.grid = 8;
-  p.name = "lds_sweep fp16 64x32 v8 " + std::string(name_of(layout)) + " x" + std::to_string(iterations);
+  p.name = "lds_sweep u32 32x32 v4 " + std::string(name_of(layout)) + " x" + std::to_string(iterations);
   return p;
 }
 
@@ -170,8 +173,8 @@ json_value to_json(const crosscheck_point& p) {
     params.set("pad", static_cast<long long>(g.pad));
     params.set("ck_banks", static_cast<long long>(g.ck_banks));
   } else {
-    const programs::copy_params& c = p.program == program_kind::lds_sweep_fp16 ? p.sweep.tile : p.copy;
-    if (p.program == program_kind::lds_sweep_fp16) params.set("iterations", static_cast<long long>(p.sweep.iterations));
+    const programs::copy_params& c = p.program == program_kind::lds_sweep_u32 ? p.sweep.tile : p.copy;
+    if (p.program == program_kind::lds_sweep_u32) params.set("iterations", static_cast<long long>(p.sweep.iterations));
     params.set("rows", static_cast<long long>(c.rows));
     params.set("cols", static_cast<long long>(c.cols));
     params.set("vector", static_cast<long long>(c.vector));
@@ -199,7 +202,7 @@ crosscheck_point point_from_json(const json_value& v) {
   p.name = v["name"].string();
   p.program = enum_named(v["program"].string(),
                          {program_kind::copy_fp16, program_kind::copy_fp32, program_kind::gemm_fp32,
-                          program_kind::lds_sweep_fp16},
+                          program_kind::lds_sweep_u32},
                          "program");
   const json_value& q = v["params"];
   auto n = [&](const char* key) { return static_cast<index_t>(q[key].number()); };
@@ -211,8 +214,8 @@ crosscheck_point point_from_json(const json_value& v) {
     g.layout = enum_named(q["layout"].string(),
                           {gemm_lds_layout::row_major, gemm_lds_layout::padded, gemm_lds_layout::ck_xor}, "layout");
   } else {
-    programs::copy_params& c = p.program == program_kind::lds_sweep_fp16 ? p.sweep.tile : p.copy;
-    if (p.program == program_kind::lds_sweep_fp16) p.sweep.iterations = n("iterations");
+    programs::copy_params& c = p.program == program_kind::lds_sweep_u32 ? p.sweep.tile : p.copy;
+    if (p.program == program_kind::lds_sweep_u32) p.sweep.iterations = n("iterations");
     c.rows = n("rows"), c.cols = n("cols"), c.vector = n("vector"), c.pad = n("pad"), c.ck_banks = n("ck_banks");
     c.layout = enum_named(q["layout"].string(),
                           {copy_lds_layout::row_major, copy_lds_layout::padded, copy_lds_layout::ck_xor,
@@ -249,18 +252,21 @@ point_inputs make_inputs(const crosscheck_point& p, std::uint64_t seed) {
     in.output_cols = q.n;
     return in;
   }
-  const programs::copy_params& tile = p.program == program_kind::lds_sweep_fp16 ? p.sweep.tile : p.copy;
+  const programs::copy_params& tile = p.program == program_kind::lds_sweep_u32 ? p.sweep.tile : p.copy;
   const index_t count = static_cast<index_t>(p.grid) * tile.rows * tile.cols;
-  if (p.program == program_kind::copy_fp16 || p.program == program_kind::lds_sweep_fp16) {
-    // Never an element whose expected output is the poison 0xFFFF (the copy's is itself, the sweep's
-    // itself times the iterations).
-    const std::uint32_t times = p.program == program_kind::lds_sweep_fp16 ? static_cast<std::uint32_t>(p.sweep.iterations) : 1;
+  if (p.program == program_kind::copy_fp16) {
     std::vector<std::uint16_t> x(static_cast<std::size_t>(count));
-    for (auto& e : x) {
-      do e = static_cast<std::uint16_t>(g());
-      while (static_cast<std::uint16_t>(e * times) == 0xFFFFu);
-    }
+    for (auto& e : x) e = static_cast<std::uint16_t>(g() % 0xFFFFu);  // never the poison 0xFFFF
     in.buffers = {bytes_of(x), bytes_of(std::vector<std::uint16_t>(x.size(), 0xFFFFu))};
+  } else if (p.program == program_kind::lds_sweep_u32) {
+    // Never an element whose expected output (itself times the iterations) is the poison 0xFFFFFFFF.
+    const auto times = static_cast<std::uint32_t>(p.sweep.iterations);
+    std::vector<std::uint32_t> x(static_cast<std::size_t>(count));
+    for (auto& e : x) {
+      do e = static_cast<std::uint32_t>(g());
+      while (static_cast<std::uint32_t>(e * times) == 0xFFFFFFFFu);
+    }
+    in.buffers = {bytes_of(x), bytes_of(std::vector<std::uint32_t>(x.size(), 0xFFFFFFFFu))};
   } else {
     std::vector<float> x(static_cast<std::size_t>(count));
     for (auto& e : x) {
@@ -337,12 +343,12 @@ simulated simulate(const crosscheck_point& p, const point_inputs& in) {
     s.run = sim::run(l, std::move(mem), [&q](sim::thread_context& ctx) { programs::gemm_tile(ctx, q); });
     s.buffers = {bytes_of(s.run.memory.get<float>(0)), bytes_of(s.run.memory.get<float>(1)),
                  bytes_of(s.run.memory.get<float>(2))};
-  } else if (p.program == program_kind::lds_sweep_fp16) {
-    mem.add<std::uint16_t>("in", typed<std::uint16_t>(in.buffers[0]));
-    mem.add<std::uint16_t>("out", typed<std::uint16_t>(in.buffers[1]));
+  } else if (p.program == program_kind::lds_sweep_u32) {
+    mem.add<std::uint32_t>("in", typed<std::uint32_t>(in.buffers[0]));
+    mem.add<std::uint32_t>("out", typed<std::uint32_t>(in.buffers[1]));
     const programs::lds_sweep_params q = p.sweep;
-    s.run = sim::run(l, std::move(mem), [&q](sim::thread_context& ctx) { programs::lds_sweep<std::uint16_t, 8>(ctx, q); });
-    s.buffers = {bytes_of(s.run.memory.get<std::uint16_t>(0)), bytes_of(s.run.memory.get<std::uint16_t>(1))};
+    s.run = sim::run(l, std::move(mem), [&q](sim::thread_context& ctx) { programs::lds_sweep<std::uint32_t, 4>(ctx, q); });
+    s.buffers = {bytes_of(s.run.memory.get<std::uint32_t>(0)), bytes_of(s.run.memory.get<std::uint32_t>(1))};
   } else if (p.program == program_kind::copy_fp16) {
     mem.add<std::uint16_t>("in", typed<std::uint16_t>(in.buffers[0]));
     mem.add<std::uint16_t>("out", typed<std::uint16_t>(in.buffers[1]));
@@ -396,18 +402,18 @@ output_check check_output(const crosscheck_point& p, const point_inputs& in, con
     }
     return who + " (row " + std::to_string(r) + ", col " + std::to_string(col) + ")";
   };
-  if (p.program == program_kind::lds_sweep_fp16) {  // the sweep: in * iterations, then as a copy
+  if (p.program == program_kind::lds_sweep_u32) {  // the sweep: in * iterations, then as a copy
     point_inputs expected = in;
-    const std::vector<std::uint16_t> x = typed<std::uint16_t>(in.buffers[0]);
-    std::vector<std::uint16_t> y(x.size());
+    const std::vector<std::uint32_t> x = typed<std::uint32_t>(in.buffers[0]);
+    std::vector<std::uint32_t> y(x.size());
     for (std::size_t i = 0; i < x.size(); ++i)
-      y[i] = static_cast<std::uint16_t>(x[i] * static_cast<std::uint32_t>(p.sweep.iterations));
+      y[i] = static_cast<std::uint32_t>(x[i] * static_cast<std::uint32_t>(p.sweep.iterations));
     expected.buffers[0] = bytes_of(y);
     crosscheck_point as_copy = p;
-    as_copy.program = program_kind::copy_fp16;
+    as_copy.program = program_kind::copy_fp32;  // 4-byte elements, bit for bit
     as_copy.copy = p.sweep.tile;
     output_check c = check_output(as_copy, expected, buffers, sim);
-    c.method = "bit-exact against input * iterations (mod 2^16)";
+    c.method = "bit-exact against input * iterations (mod 2^32)";
     return c;
   }
   if (p.program != program_kind::gemm_fp32) {

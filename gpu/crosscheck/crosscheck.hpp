@@ -1,7 +1,7 @@
 // tilesim/gpu/crosscheck/crosscheck.hpp: one program, one parameter point, run twice: simulator and GPU.
 //
 // DEFINITION. A crosscheck_point is a built-in program (copy of fp16 or fp32, fp32 GEMM, the LDS-bound
-// fp16 sweep) with its
+// 32-bit sweep) with its
 // parameters and launch. For a point and a seed:
 //   make_inputs    fresh random inputs (replayable from the seed) and outputs poisoned (fp16 0xFFFF, fp32
 //                  -1.0 for copies, NaN for GEMM's C; random copy data never holds the poison)
@@ -40,7 +40,7 @@
 
 namespace tilesim::gpu {
 
-enum class program_kind { copy_fp16, copy_fp32, gemm_fp32, lds_sweep_fp16 };
+enum class program_kind { copy_fp16, copy_fp32, gemm_fp32, lds_sweep_u32 };
 
 struct crosscheck_point {
   std::string name;  // "copy fp16 64x32 v8 ck_xor"

@@ -2,6 +2,7 @@
 // simulator to what the GPU did.
 //
 //   tilesim-gpu crosscheck [--seed N] [--only TEXT] [--report FILE] [--no-counters] [--repeat R]
+//                          [--sweep-iterations N]
 //       For every catalogue point (or those whose name contains TEXT): fresh random inputs from the seed
 //       (printed; --seed replays them), outputs poisoned, the program run in the simulator (sm90) and on the
 //       GPU; outputs checked (crosscheck.hpp); cycles: clock64() per block, the median block of the best of R
@@ -9,7 +10,7 @@
 //       then runs itself under Nsight Compute (`ncu`, found on PATH) to count each kernel's shared-memory
 //       wavefronts and instructions and global sectors and instructions, and compares them with the
 //       simulator's totals (exact); $NCU names another ncu. --report writes everything as JSON
-//       (gpu/recordings/ keeps them).
+//       (gpu/recordings/ keeps them). --sweep-iterations replaces the lds_sweep points' iteration count.
 //   tilesim-gpu counters-pass --seed N [--only TEXT]
 //       What the Nsight Compute run executes: each point's untimed kernel once, nothing else.
 //   tilesim-gpu device
@@ -47,10 +48,16 @@ std::uint64_t point_seed(std::uint64_t seed, std::size_t index) {
   return z ^ (z >> 31);
 }
 
-std::vector<crosscheck_point> selected(const std::string& only) {
+// The catalogue's points whose name contains `only`; sweep_iterations >= 0 replaces the sweeps' count.
+std::vector<crosscheck_point> selected(const std::string& only, long long sweep_iterations = -1) {
   std::vector<crosscheck_point> v;
-  for (const crosscheck_point& p : catalogue())
+  for (crosscheck_point p : catalogue()) {
+    if (p.program == program_kind::lds_sweep_u32 && sweep_iterations >= 0) {
+      p.name = p.name.substr(0, p.name.rfind(" x") + 2) + std::to_string(sweep_iterations);
+      p.sweep.iterations = sweep_iterations;
+    }
     if (p.name.find(only) != std::string::npos) v.push_back(p);
+  }
   if (v.empty()) throw usage_error("--only \"" + only + "\" matches no catalogue point");
   return v;
 }
@@ -61,7 +68,7 @@ device_result run_on_device(const crosscheck_point& p, const point_inputs& in, s
     case program_kind::copy_fp16: return run_copy_on_device(p.copy, l, in.buffers);
     case program_kind::copy_fp32: return run_copy_f32_on_device(p.copy, l, in.buffers);
     case program_kind::gemm_fp32: return run_gemm_on_device(p.gemm, l, in.buffers);
-    case program_kind::lds_sweep_fp16: return run_lds_sweep_on_device(p.sweep, l, in.buffers);
+    case program_kind::lds_sweep_u32: return run_lds_sweep_on_device(p.sweep, l, in.buffers);
   }
   throw std::logic_error("unknown program");
 }
@@ -71,7 +78,7 @@ const char* kernel_of(program_kind k) {
     case program_kind::copy_fp16: return "copy_u16_kernel";
     case program_kind::copy_fp32: return "copy_f32_kernel";
     case program_kind::gemm_fp32: return "gemm_f32_kernel";
-    case program_kind::lds_sweep_fp16: return "lds_sweep_u16_kernel";
+    case program_kind::lds_sweep_u32: return "lds_sweep_u32_kernel";
   }
   return "?";
 }
@@ -87,8 +94,8 @@ std::size_t lds_bytes_of(const crosscheck_point& p) {
     point_inputs in = make_inputs(p, 0);  // cheap next to a run; keeps one source of truth: the simulator
     return simulate(p, in).lds_bytes;
   }
-  const bool sweep = p.program == program_kind::lds_sweep_fp16;
-  const std::size_t element = p.program == program_kind::copy_fp32 ? 4 : 2;
+  const bool sweep = p.program == program_kind::lds_sweep_u32;
+  const std::size_t element = p.program == program_kind::copy_fp16 ? 2 : 4;
   programs::with_copy_lds_descriptor(sweep ? p.sweep.tile : p.copy, static_cast<index_t>(element),
                                      [&](const auto& d) { add(d.element_space_size, element); });
   return bytes;
@@ -115,8 +122,8 @@ std::string ncu_program() {
 }
 
 // Runs the counters pass under ncu; one counters per point, in launch order.
-std::vector<counters> measure_counters(std::uint64_t seed, const std::string& only, std::size_t points,
-                                       const std::vector<crosscheck_point>& selection) {
+std::vector<counters> measure_counters(std::uint64_t seed, const std::string& only, long long sweep_iterations,
+                                       std::size_t points, const std::vector<crosscheck_point>& selection) {
   char dir[] = "/tmp/tilesim-ncu-XXXXXX";
   if (!mkdtemp(dir)) throw std::runtime_error("cannot make a temporary directory for ncu's output");
   const std::string csv = std::string(dir) + "/counters.csv", err = std::string(dir) + "/ncu.err";
@@ -124,7 +131,9 @@ std::vector<counters> measure_counters(std::uint64_t seed, const std::string& on
   for (const std::string& m : counter_metrics()) metrics += (metrics.empty() ? "" : ",") + m;
   const std::string command = ncu_program() + " --csv --clock-control none --log-file " + csv + " --metrics " + metrics +
                               " /proc/" + std::to_string(getpid()) + "/exe counters-pass --seed " +
-                              std::to_string(seed) + (only.empty() ? "" : " --only '" + only + "'") + " > " + err + " 2>&1";
+                              std::to_string(seed) + (only.empty() ? "" : " --only '" + only + "'") +
+                              (sweep_iterations >= 0 ? " --sweep-iterations " + std::to_string(sweep_iterations) : "") +
+                              " > " + err + " 2>&1";
   std::cout << "counting with Nsight Compute: " << command << "\n" << std::flush;
   const int status = std::system(command.c_str());
   std::ifstream f(csv);
@@ -184,10 +193,12 @@ device_description require_device() { return describe_device(); }
 int counters_pass(std::vector<std::string> args) {
   const auto seed = cli::take_text_option(args, "seed");
   const std::string only = cli::take_text_option(args, "only").value_or("");
-  if (!seed || !args.empty()) throw usage_error("usage: tilesim-gpu counters-pass --seed N [--only TEXT]");
+  const auto sweep_text = cli::take_text_option(args, "sweep-iterations");
+  if (!seed || !args.empty())
+    throw usage_error("usage: tilesim-gpu counters-pass --seed N [--only TEXT] [--sweep-iterations N]");
   const std::uint64_t s = static_cast<std::uint64_t>(cli::parse_int(*seed, "option --seed"));
   require_device();
-  const auto points = selected(only);
+  const auto points = selected(only, sweep_text ? cli::parse_int(*sweep_text, "option --sweep-iterations") : -1);
   for (std::size_t i = 0; i < points.size(); ++i)
     run_on_device(points[i], make_inputs(points[i], point_seed(s, i)), lds_bytes_of(points[i]), false);
   return 0;
@@ -199,12 +210,17 @@ int crosscheck(std::vector<std::string> args, const std::string& command_line) {
   const auto report_path = cli::take_text_option(args, "report");
   const auto repeat_text = cli::take_text_option(args, "repeat");
   const bool no_counters = cli::take_flag(args, "no-counters");
+  const auto sweep_text = cli::take_text_option(args, "sweep-iterations");
+  const long long sweep_iterations =
+      sweep_text ? cli::parse_int(*sweep_text, "option --sweep-iterations") : -1;
+  if (sweep_text && (sweep_iterations < 0 || sweep_iterations > (1 << 20)))
+    throw usage_error("--sweep-iterations must be in 0..1048576 (got " + *sweep_text + ")");
   if (!args.empty()) throw usage_error("tilesim-gpu crosscheck: unknown argument \"" + args[0] + "\"");
   const std::uint64_t seed = seed_text ? static_cast<std::uint64_t>(cli::parse_int(*seed_text, "option --seed"))
                                        : std::random_device{}() % 1000000000u;
   const int repeat = repeat_text ? static_cast<int>(cli::parse_int(*repeat_text, "option --repeat")) : 3;
   if (repeat < 1 || repeat > 100) throw usage_error("--repeat must be in 1..100 (got " + std::to_string(repeat) + ")");
-  const auto points = selected(only);
+  const auto points = selected(only, sweep_iterations);
   const device_description device = require_device();
   std::cout << "tilesim-gpu crosscheck: " << points.size() << " points, seed " << seed << " (replay: --seed " << seed
             << "), device " << device.name << ", driver " << device.driver << "\n";
@@ -260,6 +276,28 @@ int crosscheck(std::vector<std::string> args, const std::string& command_line) {
     hw.set("timed_launches", repeat);
     row.set("hardware", std::move(hw));
     row.set("cycle_error", (s.cycles_per_workgroup - best) / best);
+    if (p.program == program_kind::lds_sweep_u32 && p.sweep.iterations > 0) {
+      // The loop alone: the same point with 0 iterations is the baseline on both sides (set-up, staging,
+      // the final store), as the calibration subtracts an empty loop. On the GPU the set-up is spec's
+      // run-time index arithmetic, which the simulator does not price.
+      crosscheck_point base = p;
+      base.sweep.iterations = 0;
+      const point_inputs base_in = make_inputs(base, in.seed);
+      const double sim0 = simulate(base, base_in).cycles_per_workgroup;
+      double gpu0 = 1e300;
+      for (int r = 0; r < repeat; ++r) {
+        device_result t = run_on_device(base, base_in, s.lds_bytes, true);
+        gpu0 = std::min(gpu0, median(std::vector<double>(t.block_cycles.begin(), t.block_cycles.end())));
+      }
+      json_value b;
+      b.set("simulator_cycles_per_workgroup", sim0);
+      b.set("gpu_cycles_per_block_median", gpu0);
+      row.set("baseline_zero_iterations", std::move(b));
+      const double loop_sim = s.cycles_per_workgroup - sim0, loop_gpu = best - gpu0;
+      row.set("loop_cycle_error", (loop_sim - loop_gpu) / loop_gpu);
+      std::printf("  %-32s loop alone (minus 0 iterations): sim %.0f gpu %.0f (%+.1f %%)\n", p.name.c_str(), loop_sim,
+                  loop_gpu, 100 * (loop_sim - loop_gpu) / loop_gpu);
+    }
     rows.push(std::move(row));
     std::printf("  %-32s results %-5s sim %s, gpu %s; cycles/block sim %.0f gpu %.0f (%+.1f %%)\n", p.name.c_str(),
                 equal ? "equal" : "DIFFER", sim_check.mismatches ? sim_check.first_mismatch.c_str() : "ok",
@@ -271,7 +309,7 @@ int crosscheck(std::vector<std::string> args, const std::string& command_line) {
 
   bool all_counters_equal = true;
   if (!no_counters) {
-    const std::vector<counters> measured = measure_counters(seed, only, points.size(), points);
+    const std::vector<counters> measured = measure_counters(seed, only, sweep_iterations, points.size(), points);
     json_value::array updated;
     for (std::size_t i = 0; i < points.size(); ++i) {
       const bool eq = measured[i] == sims[i].predicted;
@@ -303,6 +341,14 @@ int crosscheck(std::vector<std::string> args, const std::string& command_line) {
   std::map<std::string, std::vector<double>> by_program;
   for (const json_value& r : rows.elements())
     by_program[r["program"].string()].push_back(std::fabs(r["cycle_error"].number()));
+  std::vector<double> loop_errors;
+  for (const json_value& r : rows.elements())
+    if (const json_value* e = r.get("loop_cycle_error")) loop_errors.push_back(std::fabs(e->number()));
+  if (!loop_errors.empty()) {
+    summary.set("median_abs_loop_cycle_error_lds_bound", median(loop_errors));
+    std::printf("  lds_sweep loops (LDS-bound, baseline subtracted): median |cycle error| %.1f %%, worst %.1f %%\n",
+                100 * median(loop_errors), 100 * *std::max_element(loop_errors.begin(), loop_errors.end()));
+  }
   json_value& per = summary.set("median_abs_cycle_error_by_program", json_value::object{});
   for (const auto& [program, e] : by_program) {
     per.set(program, median(e));

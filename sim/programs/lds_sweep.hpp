@@ -30,7 +30,9 @@ struct lds_sweep_params {
   index_t iterations = 1024; // LDS reads of its vector per thread
 };
 
-// The program: lds_sweep<std::uint16_t, 8>(ctx, lds_sweep_params{}) is the fp16 64 x 32 sweep.
+// The program: lds_sweep<std::uint32_t, 4>(ctx, p) with p.tile = {.rows = 32, .cols = 32, .vector = 4} is
+// the 32-bit sweep the cross-check runs (4 adds per LDS.128: the loop stays LDS-bound even conflict-free;
+// fp16's 8 packed adds per LDS.128 made the conflict-free loop issue-bound on an H200).
 template <class T, int Vector, class Ctx>
 TILESIM_HOST_DEVICE void lds_sweep(Ctx& ctx, const lds_sweep_params& sp) {
   const copy_params& p = sp.tile;
