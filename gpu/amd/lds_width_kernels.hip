@@ -133,7 +133,7 @@ __global__ __launch_bounds__(256) void lds_width_point_kernel(kernel_args a) {
   else if constexpr (p.program == lds_width_program::gemm_fp32)
     programs::gemm_tile(ctx, p.gemm);
   else
-    programs::lds_sweep<std::uint16_t, static_cast<int>(p.sweep.tile.vector)>(ctx, p.sweep);
+    programs::lds_sweep<std::uint32_t, static_cast<int>(p.sweep.tile.vector)>(ctx, p.sweep);
 }
 
 static_assert(lds_width_point_count == 11, "one explicit instantiation below per point of lds_width_points");

@@ -28,14 +28,14 @@
 
 namespace tilesim::gpu::amd {
 
-enum class lds_width_program { copy_fp16, copy_fp32, gemm_fp32, lds_sweep_fp16 };
+enum class lds_width_program { copy_fp16, copy_fp32, gemm_fp32, lds_sweep_u32 };
 
 struct lds_width_point {
   const char* name = "";              // "copy fp16 64x32 v8": the test's messages
   lds_width_program program = lds_width_program::copy_fp16;
   programs::copy_params copy{};       // copy_fp16, copy_fp32
   programs::gemm_params gemm{};       // gemm_fp32
-  programs::lds_sweep_params sweep{}; // lds_sweep_fp16 (its Vector template argument is sweep.tile.vector)
+  programs::lds_sweep_params sweep{}; // lds_sweep_u32 (its Vector template argument is sweep.tile.vector)
   int block = 256;                    // threads per workgroup; the kernel's __launch_bounds__
   int lds_load_bytes = 16;            // per lane per LDS load of the program (above 16: 16-byte pieces)
   int lds_store_bytes = 16;           // per lane per LDS store
@@ -45,6 +45,17 @@ struct lds_width_point {
 constexpr programs::copy_params copy_with_vector(index_t vector) {
   programs::copy_params p;
   p.vector = vector;
+  return p;
+}
+
+// The 32-bit LDS sweep's parameters as gpu/kernels.cu's lds_sweep_u32_kernel (lds_sweep<std::uint32_t, 4>)
+// runs them in the cross-check: a 32 x 32 tile, 4 per vector (16 bytes), one vector per thread of 256.
+// (lds_sweep_params{} is the 64 x 32 fp16 tile, which lds_sweep<std::uint32_t, 4> rejects.)
+constexpr programs::lds_sweep_params sweep_u32_params() {
+  programs::lds_sweep_params p;
+  p.tile.rows = 32;
+  p.tile.cols = 32;
+  p.tile.vector = 4;
   return p;
 }
 
@@ -76,8 +87,8 @@ inline constexpr lds_width_point lds_width_points[] = {
      .lds_load_bytes = 8, .lds_store_bytes = 8},
     {.name = "gemm fp32 64x64x64 v1", .program = lds_width_program::gemm_fp32, .gemm = gemm_with_vector(1),
      .lds_load_bytes = 4, .lds_store_bytes = 4},
-    {.name = "lds sweep fp16 64x32 v8 (lds_sweep_params{})", .program = lds_width_program::lds_sweep_fp16,
-     .sweep = {}, .lds_load_bytes = 16, .lds_store_bytes = 16},
+    {.name = "lds sweep u32 32x32 v4 (the cross-check's sweep)", .program = lds_width_program::lds_sweep_u32,
+     .sweep = sweep_u32_params(), .lds_load_bytes = 16, .lds_store_bytes = 16},
 };
 
 inline constexpr int lds_width_point_count = static_cast<int>(sizeof(lds_width_points) / sizeof(lds_width_points[0]));

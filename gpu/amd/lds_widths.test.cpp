@@ -9,7 +9,7 @@
 // the simulator (wave 64: the gfx942 table's wave size; 256 threads) and collects the (load|store, bytes)
 // of every LDS instruction the simulator priced. Three checks, from weakest to strongest:
 //   1. default point, kernels.cu: every width the simulator priced at the program's default parameters
-//      (copy fp16 and fp32: copy_params{}; gemm fp32: gemm_params{}; lds sweep fp16: lds_sweep_params{}) is
+//      (copy fp16 and fp32: copy_params{}; gemm fp32: gemm_params{}; lds sweep u32: 32 x 32, vector 4) is
 //      in the kernel; the kernel's other widths are listed (MESSAGE). The kernels take their parameters at
 //      run time, so device_buffer's switch gives them an instruction for every width a vector may have:
 //      this alone cannot fail on an extra width.
@@ -17,7 +17,7 @@
 //      4, 8 x every LDS layout x read order, clean runs) has an instruction in the kernel, and every LDS
 //      instruction of the kernel has such a width or the element's width (device_buffer's element-wise
 //      fallback for misaligned or odd-sized vectors, never executed where the simulator runs clean; named
-//      by MESSAGE where the range has no such width, as for lds_sweep_u16_kernel's 2-byte instructions).
+//      by MESSAGE where the range has no such width, as for lds_sweep_u32_kernel's 4-byte instructions).
 //   3. pinned points, lds_width_kernels.hip: per point of gpu/amd/lds_width_points.hpp, the simulator prices
 //      exactly the point's widths and the point's kernel (the same program, constant parameters, LDS buffers
 //      pinned to those widths) holds LDS instructions of exactly those widths and no others; so the backend
@@ -376,7 +376,7 @@ const program_info programs_known[] = {
     {lds_width_program::copy_fp16, "copy fp16", "copy_u16_kernel", 2},
     {lds_width_program::copy_fp32, "copy fp32", "copy_f32_kernel", 4},
     {lds_width_program::gemm_fp32, "gemm fp32", "gemm_f32_kernel", 4},
-    {lds_width_program::lds_sweep_fp16, "lds sweep fp16", "lds_sweep_u16_kernel", 2},
+    {lds_width_program::lds_sweep_u32, "lds sweep u32", "lds_sweep_u32_kernel", 4},
 };
 
 // The program of a kernels.cu kernel by name: copy_u16_kernel<true> -> copy fp16; nullptr for other names.
@@ -393,14 +393,15 @@ const program_info& info(lds_width_program id) {
   throw std::logic_error("a program without an entry in programs_known");
 }
 
-// lds_sweep<std::uint16_t, 8> on one workgroup of 256 threads at wave 64, input element i = i.
+// lds_sweep<std::uint32_t, 4> (kernels.cu's lds_sweep_u32_kernel) on one workgroup of 256 threads at wave 64,
+// input element i = i.
 sim::run_result simulate_lds_sweep(lds_sweep_params p) {
   const sim::launch l{.grid = 1, .block = 256, .wave_size = amd_wave_size()};
   const index_t n = p.tile.rows * p.tile.cols;
   sim::global_memory mem;
-  p.tile.input = mem.add<std::uint16_t>("in", copy_input<std::uint16_t>(n));
-  p.tile.output = mem.add<std::uint16_t>("out", n, std::uint16_t{0xFFFF});
-  return sim::run(l, std::move(mem), [&p](sim::thread_context& ctx) { lds_sweep<std::uint16_t, 8>(ctx, p); });
+  p.tile.input = mem.add<std::uint32_t>("in", copy_input<std::uint32_t>(n));
+  p.tile.output = mem.add<std::uint32_t>("out", n, ~std::uint32_t{0});
+  return sim::run(l, std::move(mem), [&p](sim::thread_context& ctx) { lds_sweep<std::uint32_t, 4>(ctx, p); });
 }
 
 // Runs `program` at the params given for it (the others are ignored).
@@ -410,17 +411,17 @@ sim::run_result simulate(lds_width_program program, const copy_params& c, const 
     case lds_width_program::copy_fp16: return simulate_copy<std::uint16_t>(c);
     case lds_width_program::copy_fp32: return simulate_copy<float>(c);
     case lds_width_program::gemm_fp32: return simulate_gemm(g);
-    case lds_width_program::lds_sweep_fp16: return simulate_lds_sweep(s);
+    case lds_width_program::lds_sweep_u32: return simulate_lds_sweep(s);
   }
   throw std::logic_error("unknown program");
 }
 
-// What the simulator prices at the program's default parameters (copy_params{}, gemm_params{},
-// lds_sweep_params{}).
+// What the simulator prices at the program's default parameters (copy_params{}, gemm_params{}, and for the
+// sweep the cross-check's 32 x 32 v4 tile: sweep_u32_params()).
 const width_set& default_widths(lds_width_program program) {
   static std::map<lds_width_program, width_set> cache;
   if (!cache.count(program)) {
-    const sim::run_result r = simulate(program, copy_params{}, gemm_params{}, lds_sweep_params{});
+    const sim::run_result r = simulate(program, copy_params{}, gemm_params{}, gpu::amd::sweep_u32_params());
     REQUIRE_MESSAGE(r.clean(), std::string(info(program).name) << " at its default parameters does not run clean");
     cache[program] = lds_widths(r);
   }
@@ -429,7 +430,7 @@ const width_set& default_widths(lds_width_program program) {
 
 // The union over the program's range: vector 1, 2, 4, 8 x every LDS layout (x read order for copy and the
 // sweep, whose tile is the copy's), clean runs only (a parameter set the program rejects, or one with
-// misaligned accesses, is not in its range: lds_sweep<.., 8> rejects every vector but 8).
+// misaligned accesses, is not in its range).
 struct range_widths {
   width_set widths;
   int runs = 0, rejected = 0;
@@ -440,7 +441,7 @@ const range_widths& widths_over_range(lds_width_program program) {
   range_widths out;
   auto add = [&](const copy_params& c, const gemm_params& g) {
     try {
-      lds_sweep_params sweep;
+      lds_sweep_params sweep = gpu::amd::sweep_u32_params();
       sweep.tile = c;
       sweep.iterations = 4;  // the loop repeats one instruction; its count changes no width
       const sim::run_result r = simulate(program, c, g, sweep);
@@ -468,7 +469,9 @@ const range_widths& widths_over_range(lds_width_program program) {
     for (copy_lds_layout layout : {copy_lds_layout::row_major, copy_lds_layout::padded, copy_lds_layout::ck_xor,
                                    copy_lds_layout::cute_swizzle})
       for (copy_read_order read : {copy_read_order::same_as_write, copy_read_order::lanes_down_rows}) {
-        copy_params c;
+        // the sweep's tile is one vector per thread: the cross-check's 32 x 32 (lds_sweep<uint32_t, 4> rejects
+        // every vector but 4)
+        copy_params c = program == lds_width_program::lds_sweep_u32 ? gpu::amd::sweep_u32_params().tile : copy_params{};
         c.vector = vector;
         c.layout = layout;
         c.read = read;
