@@ -6,20 +6,7 @@
 #   so this script only reports it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
-packages=(hipcc)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  echo "setup_gpu: installing ${missing[*]}"
-  sudo_cmd=()
-  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-  export DEBIAN_FRONTEND=noninteractive
-  "${sudo_cmd[@]}" apt-get update -q >/dev/null
-  "${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
-fi
+bash scripts/setup.sh hipcc
 echo "setup_gpu: hipcc $(command -v hipcc || echo missing)"
 nvcc_path=$(command -v nvcc || { [ -x /usr/local/cuda/bin/nvcc ] && echo /usr/local/cuda/bin/nvcc; } || true)
 if [ -n "$nvcc_path" ]; then
