@@ -76,7 +76,7 @@ TEST_CASE("--help and layout --help exit 0 and document commands, layouts, optio
   CHECK(h.code == 0);
   CHECK(h.err.empty());
   for (const char* s :
-       {"tilesim layout NAME", "tilesim examples", "exit codes", "row-major padded ck-xor cute-swizzle morton"})
+       {"tilesim layout NAME", "tilesim layouts", "tilesim examples", "exit codes", "row-major padded ck-xor cute-swizzle morton"})
     CHECK_MESSAGE(contains(h.out, s), s);
 
   const result l = run_tilesim({"layout", "--help"});
@@ -225,8 +225,8 @@ TEST_CASE("--max-cols cuts wide grids with a note") {
   CHECK(contains(r.out, "(c = 8..63 not shown; --max-cols 0 shows all 64)"));
 }
 
-TEST_CASE("examples prints every layout with its defaults, deterministically") {
-  const result a = run_tilesim({"examples"});
+TEST_CASE("layouts prints every layout with its defaults, deterministically") {
+  const result a = run_tilesim({"layouts"});
   CHECK(a.code == 0);
   CHECK(a.err.empty());
   std::size_t at = 0;
@@ -235,12 +235,12 @@ TEST_CASE("examples prints every layout with its defaults, deterministically") {
     CHECK_MESSAGE(found != std::string::npos, name);
     if (found != std::string::npos) at = found;
   }
-  CHECK(run_tilesim({"examples"}).out == a.out);
+  CHECK(run_tilesim({"layouts"}).out == a.out);
   // The same output as the single commands.
   CHECK(contains(a.out, run_tilesim({"layout", "morton"}).out));
   CHECK(contains(a.out, run_tilesim({"layout", "ck-xor"}).out));
   // Common options apply to every layout.
-  const result b = run_tilesim({"examples", "--banks", "64", "--show", "offsets"});
+  const result b = run_tilesim({"layouts", "--banks", "64", "--show", "offsets"});
   CHECK(b.code == 0);
   CHECK(contains(b.out, "MLdsLayer L=4"));
   CHECK(!contains(b.out, "banks:"));
@@ -248,15 +248,15 @@ TEST_CASE("examples prints every layout with its defaults, deterministically") {
 
 TEST_CASE("bad input: unknown commands, layouts and options") {
   check_rejected({}, {"no command"});
-  check_rejected({"frobnicate"}, {"unknown command 'frobnicate'", "layout, examples"});
+  check_rejected({"frobnicate"}, {"unknown command 'frobnicate'", "examples, layout, layouts"});
   check_rejected({"layout"}, {"layout needs a NAME", "ck-xor"});
   check_rejected({"layout", "--rows", "4"}, {"layout needs a NAME"});
   check_rejected({"layout", "zigzag"}, {"unknown layout 'zigzag'", "row-major padded ck-xor cute-swizzle morton"});
   check_rejected({"layout", "morton", "--pad", "1"}, {"unknown option --pad for layout morton", "--rows --cols"});
   check_rejected({"layout", "morton", "4"}, {"unexpected argument '4'"});
   check_rejected({"layout", "morton", "--rows", "4", "--rows", "8"}, {"option --rows is given twice"});
-  check_rejected({"examples", "--rows", "4"}, {"unknown option --rows for examples"});
-  check_rejected({"examples", "--banks", "48"}, {"the bank count must be a power of two"});  // ck-xor; stdout empty
+  check_rejected({"layouts", "--rows", "4"}, {"unknown option --rows for layouts"});
+  check_rejected({"layouts", "--banks", "48"}, {"the bank count must be a power of two"});  // ck-xor; stdout empty
   check_rejected({"layout", "morton", "--show", "everything"},
                  {"option --show: 'everything' is not one of offsets|banks|both"});
 }

@@ -45,7 +45,7 @@ struct layout_entry {
   std::function<layout_grid(const options&)> build;
 };
 
-// Every built-in layout, in the order `tilesim examples` prints them.
+// Every built-in layout, in the order `tilesim layouts` prints them.
 const std::vector<layout_entry>& layouts();
 
 // The entry named `name`, or nullptr.

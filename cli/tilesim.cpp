@@ -1,13 +1,14 @@
 // tilesim/cli/tilesim.cpp: the `tilesim` command: subcommands, help texts, exit codes.
 //
 //   tilesim layout NAME [options]   one built-in layout as offset and bank grids (layouts.hpp, grid.hpp)
-//   tilesim examples [options]      every built-in layout with its defaults, under "== tilesim layout NAME"
+//   tilesim layouts [options]       every built-in layout with its defaults, under "== tilesim layout NAME"
 //   tilesim encoding NAME|--encoding TEXT [options]
 //                                   a tile distribution encoding explained: lengths, launch, load/store traits,
 //                                   the (warp, lane) -> x table, optionally an SVG (encodings.hpp)
 //   tilesim bank --arch ARCH [FILE|-]   LDS wavefronts and cycles of each pattern in a file (bank.hpp)
 //   tilesim global --arch ARCH [FILE|-] global-memory sectors of each pattern in a file (bank.hpp)
 //   tilesim run PROGRAM [options]       a built-in tile program on the simulator, priced per instruction (run.hpp)
+//   tilesim examples [options]          the main job: every reference program (examples/), one table (examples.hpp)
 //   tilesim --help, tilesim layout --help, tilesim encoding --help
 //
 // Exit codes: 0 success; 2 a usage mistake or parameters that spec/ rejects (one line on stderr, starting
@@ -22,6 +23,7 @@
 
 #include "cli/args.hpp"
 #include "cli/bank.hpp"
+#include "cli/examples.hpp"
 #include "cli/run.hpp"
 #include "cli/encodings.hpp"
 #include "cli/grid.hpp"
@@ -33,7 +35,7 @@ namespace {
 
 constexpr std::int64_t limit = std::int64_t{1} << 20;
 
-// Options every layout (and `examples`) accepts.
+// Options every layout (and `layouts`) accepts.
 std::vector<option_spec> common_options() {
   return {
       {"elem-bytes", "bytes per element (ck-xor also derives MLdsLayer from it)", 2, 1, 16},
@@ -73,14 +75,16 @@ const char* const exit_codes =
     "     one line on stderr starting \"tilesim: error: \"\n";
 
 void print_help(std::ostream& out) {
-  out << "tilesim: print tilesim's built-in 2-D LDS layouts (spec/layouts) as grids of element offsets and banks,\n"
-         "and explain CK Tile tile distribution encodings (which thread holds which element, how it is loaded).\n"
+  out << "tilesim: run the reference tile programs in a GPU simulator, print tilesim's built-in 2-D LDS layouts\n"
+         "(spec/layouts) as grids of element offsets and banks, and explain CK Tile tile distribution encodings.\n"
          "\n"
          "usage:\n"
          "  tilesim layout NAME [options]    print one layout; NAME is one of: "
       << layout_names()
       << "\n"
-         "  tilesim examples [options]       print every layout with its default parameters (the common options\n"
+         "  tilesim examples [options]       the main job: run every reference program (examples/) in the\n"
+         "                                   simulator, one summary table and bank heat maps (examples --help)\n"
+         "  tilesim layouts [options]        print every layout with its default parameters (the common options\n"
          "                                   below apply to all of them)\n"
          "  tilesim encoding NAME [options]  explain a built-in tile distribution encoding; NAME is one of:\n"
          "                                   "
@@ -116,7 +120,7 @@ void print_layout_help(std::ostream& out) {
     out << "  " << e.name << ": " << e.summary << '\n';
     for (const option_spec& s : e.params) out << "      " << s.synopsis() << "  " << s.help << '\n';
   }
-  out << "\ncommon options (every layout, and `tilesim examples`):\n";
+  out << "\ncommon options (every layout, and `tilesim layouts`):\n";
   for (const option_spec& s : common_options()) out << "      " << s.synopsis() << "  " << s.help << '\n';
   out << "\n"
          "bank grid: bank = (offset * elem_bytes / 4) mod banks, the bank of the element's first byte (banks are\n"
@@ -151,12 +155,12 @@ int run_layout(const std::vector<std::string>& args) {
   return 0;
 }
 
-int run_examples(const std::vector<std::string>& args) {
+int run_layouts(const std::vector<std::string>& args) {
   if (wants_help(args)) {
     print_help(std::cout);
     return 0;
   }
-  (void)parse_options(args, common_options(), "examples");  // layout-specific options are refused here
+  (void)parse_options(args, common_options(), "layouts");  // layout-specific options are refused here
   // Each layout's own defaults plus the common options as given; all are built before anything is printed,
   // so a rejected combination (e.g. --banks 48 for ck-xor) leaves stdout empty.
   std::vector<std::pair<layout_grid, view_options>> built;
@@ -173,7 +177,7 @@ int run_examples(const std::vector<std::string>& args) {
 
 int run(const std::vector<std::string>& args) {
   if (args.empty())
-    throw usage_error("no command given (commands: layout, examples, encoding, bank, global, run; see tilesim --help)");
+    throw usage_error("no command given (commands: examples, layout, layouts, encoding, bank, global, run; see tilesim --help)");
   const std::string& cmd = args[0];
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   if (cmd == "--help" || cmd == "-h" || cmd == "help") {
@@ -181,13 +185,14 @@ int run(const std::vector<std::string>& args) {
     return 0;
   }
   if (cmd == "layout") return run_layout(rest);
-  if (cmd == "examples") return run_examples(rest);
+  if (cmd == "layouts") return run_layouts(rest);
+  if (cmd == "examples") return run_examples_command(rest);
   if (cmd == "encoding") return run_encoding(rest);
   if (cmd == "bank") return run_bank(rest);
   if (cmd == "global") return run_global(rest);
   if (cmd == "run") return run_program_command(rest);
   throw usage_error("unknown command '" + cmd +
-                    "' (commands: layout, examples, encoding, bank, global, run; see tilesim --help)");
+                    "' (commands: examples, layout, layouts, encoding, bank, global, run; see tilesim --help)");
 }
 
 // spec_error::what() reads "tilesim: <rule text> (values)"; the cli prefix replaces its "tilesim: ".

@@ -1,8 +1,8 @@
 // tilesim/gpu/kernels.cu: the built-in programs as kernels, and the host runner that launches them.
 //
-// Each kernel is one line: run_program over the same template the simulator instantiates. Two instances
-// per program: untimed (what Nsight Compute counts: nothing but the program's own accesses) and timed
-// (two barriers and a clock64() store per block around the program).
+// Each kernel is one line: run_program over the same template the simulator instantiates. One kernel per
+// program: a launch is timed (two barriers and a clock64() store per block around the program) when it
+// passes a cycles buffer, and untimed (what Nsight Compute counts) when not.
 #include <cstdint>
 #include <cstdio>
 #include <memory>
@@ -13,24 +13,20 @@
 
 namespace tilesim::gpu {
 
-template <bool Timed>
 __global__ void copy_u16_kernel(programs::copy_params p, kernel_args a) {
-  run_program<Timed>(a, [&](device_context& ctx) { programs::copy_tile<std::uint16_t>(ctx, p); });
+  run_program(a, [&](device_context& ctx) { programs::copy_tile<std::uint16_t>(ctx, p); });
 }
 
-template <bool Timed>
 __global__ void copy_f32_kernel(programs::copy_params p, kernel_args a) {
-  run_program<Timed>(a, [&](device_context& ctx) { programs::copy_tile<float>(ctx, p); });
+  run_program(a, [&](device_context& ctx) { programs::copy_tile<float>(ctx, p); });
 }
 
-template <bool Timed>
 __global__ void lds_sweep_u32_kernel(programs::lds_sweep_params p, kernel_args a) {
-  run_program<Timed>(a, [&](device_context& ctx) { programs::lds_sweep<std::uint32_t, 4>(ctx, p); });
+  run_program(a, [&](device_context& ctx) { programs::lds_sweep<std::uint32_t, 4>(ctx, p); });
 }
 
-template <bool Timed>
 __global__ void gemm_f32_kernel(programs::gemm_params p, kernel_args a) {
-  run_program<Timed>(a, [&](device_context& ctx) { programs::gemm_tile(ctx, p); });
+  run_program(a, [&](device_context& ctx) { programs::gemm_tile(ctx, p); });
 }
 
 namespace {
@@ -45,7 +41,7 @@ struct device_memory {
 };
 
 template <class Params, class Kernel>
-device_result launch(Kernel untimed, Kernel timed, const Params& params, const device_launch& l,
+device_result launch(Kernel kernel, const Params& params, const device_launch& l,
                      std::vector<byte_buffer> buffers) {
   if (buffers.size() > static_cast<std::size_t>(max_slots))
     throw std::invalid_argument("a kernel takes at most " + std::to_string(max_slots) + " global buffers, not " +
@@ -71,7 +67,6 @@ device_result launch(Kernel untimed, Kernel timed, const Params& params, const d
   // spec's index machinery keeps its encodings and windows in local memory (tens of KB per thread for the
   // GEMM); the default per-thread stack limit is sized for far less.
   TILESIM_HIP_CHECK(hipDeviceSetLimit(hipLimitStackSize, 64 * 1024));
-  Kernel kernel = l.timed ? timed : untimed;
   TILESIM_HIP_CHECK(hipFuncSetAttribute(kernel, hipFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(l.lds_bytes)));
   kernel<<<l.grid, l.block, l.lds_bytes>>>(params, args);
   TILESIM_HIP_CHECK(hipGetLastError());
@@ -124,20 +119,20 @@ device_description describe_device() {
 }
 
 device_result run_copy_on_device(const programs::copy_params& p, const device_launch& l, std::vector<byte_buffer> b) {
-  return launch(copy_u16_kernel<false>, copy_u16_kernel<true>, p, l, std::move(b));
+  return launch(copy_u16_kernel, p, l, std::move(b));
 }
 
 device_result run_copy_f32_on_device(const programs::copy_params& p, const device_launch& l, std::vector<byte_buffer> b) {
-  return launch(copy_f32_kernel<false>, copy_f32_kernel<true>, p, l, std::move(b));
+  return launch(copy_f32_kernel, p, l, std::move(b));
 }
 
 device_result run_lds_sweep_on_device(const programs::lds_sweep_params& p, const device_launch& l,
                                       std::vector<byte_buffer> b) {
-  return launch(lds_sweep_u32_kernel<false>, lds_sweep_u32_kernel<true>, p, l, std::move(b));
+  return launch(lds_sweep_u32_kernel, p, l, std::move(b));
 }
 
 device_result run_gemm_on_device(const programs::gemm_params& p, const device_launch& l, std::vector<byte_buffer> b) {
-  return launch(gemm_f32_kernel<false>, gemm_f32_kernel<true>, p, l, std::move(b));
+  return launch(gemm_f32_kernel, p, l, std::move(b));
 }
 
 }  // namespace tilesim::gpu

@@ -3,7 +3,7 @@
 // DEFINITION. gpu/amd/meson.build compiles gpu/kernels.cu and gpu/amd/lds_width_kernels.hip with hipcc for
 // gfx90a and gfx940 and keeps the device assembly (-save-temps: the very text assembled into the objects).
 // This test reads it (paths in TILESIM_AMD_KERNELS_ASM and TILESIM_AMD_PINNED_ASM, ':'-separated), splits
-// it into kernels (the .amdhsa_kernel symbols, demangled to "copy_u16_kernel<false>"), and collects each
+// it into kernels (the .amdhsa_kernel symbols, demangled to "copy_u16_kernel"), and collects each
 // kernel's LDS instructions with their widths: ds_read_b128 is a 16-byte load, ds_write_b16 a 2-byte store,
 // ds_read_u16 a 2-byte load, ds_read2_b64 two 8-byte loads in one instruction. It runs the same programs on
 // the simulator (wave 64: the gfx942 table's wave size; 256 threads) and collects the (load|store, bytes)
@@ -26,7 +26,7 @@
 // the simulator priced that combined width; otherwise it is a mismatch naming the instruction (the simulator
 // prices each lane access as its own instruction, and a pair has other bank behaviour).
 //
-// WORKED EXAMPLE. copy_u16_kernel<false> on gfx940: LDS loads ds_read_u16, ds_read_b32, ds_read_b64,
+// WORKED EXAMPLE. copy_u16_kernel on gfx940: LDS loads ds_read_u16, ds_read_b32, ds_read_b64,
 // ds_read_b128 (2, 4, 8, 16 bytes), stores ds_write_b16 ... ds_write_b128; the simulator prices loads and
 // stores of 16 bytes at copy_params{} (check 1 passes, 2/4/8 are listed) and 2, 4, 8, 16 over vector 1-8
 // (check 2 passes). lds_width_point_kernel<0> holds only ds_read_b128 and ds_write_b128 (check 3).
@@ -110,7 +110,7 @@ struct lds_instruction {
 };
 
 struct kernel_asm {
-  std::string file, arch, symbol, name;  // name: "copy_u16_kernel<false>"
+  std::string file, arch, symbol, name;  // name: "copy_u16_kernel"
   std::vector<lds_instruction> lds;
 };
 
@@ -165,7 +165,7 @@ lds_instruction decode(const std::string& mnemonic, const std::string& operands)
   return in;
 }
 
-// "void tilesim::gpu::copy_u16_kernel<false>(tilesim::programs::copy_params, ...)" -> "copy_u16_kernel<false>".
+// "void tilesim::gpu::copy_u16_kernel(tilesim::programs::copy_params, ...)" -> "copy_u16_kernel".
 std::string short_name(const std::string& symbol) {
   int status = 0;
   char* d = abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status);
@@ -270,7 +270,7 @@ const kernel_asm* find_kernel(const std::vector<kernel_asm>& all, const std::str
   return nullptr;
 }
 
-// "copy_u16_kernel<false> (gfx940, line 1234 of .../kernels-hip-amdgcn-amd-amdhsa-gfx940.s)".
+// "copy_u16_kernel (gfx940, line 1234 of .../kernels-hip-amdgcn-amd-amdhsa-gfx940.s)".
 std::string where(const kernel_asm& k, int line = 0) {
   return k.name + " (" + k.arch + (line ? ", line " + std::to_string(line) + " of " : ", ") + k.file + ")";
 }
@@ -364,12 +364,12 @@ sim::run_result simulate_gemm(const gemm_params& p) {
   return run_gemm(l, p, gemm_input(p.m * p.k, 1), gemm_input(p.n * p.k, 2));
 }
 
-// What the test knows of each program: its name, its kernels.cu kernel (template <bool Timed>), the bytes
+// What the test knows of each program: its name, its kernels.cu kernel, the bytes
 // of its element (device_buffer's element-wise fallback moves that many per instruction).
 struct program_info {
   lds_width_program id;
   const char* name;    // "copy fp16"
-  const char* kernel;  // "copy_u16_kernel": kernels.cu has copy_u16_kernel<false> and copy_u16_kernel<true>
+  const char* kernel;  // "copy_u16_kernel" (one kernel per program; a launch is timed or not at run time)
   int element_bytes;
 };
 const program_info programs_known[] = {
@@ -379,10 +379,10 @@ const program_info programs_known[] = {
     {lds_width_program::lds_sweep_u32, "lds sweep u32", "lds_sweep_u32_kernel", 4},
 };
 
-// The program of a kernels.cu kernel by name: copy_u16_kernel<true> -> copy fp16; nullptr for other names.
+// The program of a kernels.cu kernel by name: copy_u16_kernel -> copy fp16; nullptr for other names.
 const program_info* program_of(const std::string& kernel) {
   for (const program_info& p : programs_known)
-    if (kernel.rfind(std::string(p.kernel) + "<", 0) == 0) return &p;
+    if (kernel == p.kernel) return &p;
   return nullptr;
 }
 
@@ -496,10 +496,8 @@ TEST_CASE("amd: the assembly holds every kernel of gpu/kernels.cu and one pinned
   for (const std::string& arch : arches) {
     CAPTURE(arch);
     for (const program_info& p : programs_known)
-      for (const char* timed : {"<false>", "<true>"}) {
-        const std::string name = std::string(p.kernel) + timed;
-        CHECK_MESSAGE(find_kernel(kernels, arch, name), name << " is not in the " << arch << " assembly of gpu/kernels.cu");
-      }
+      CHECK_MESSAGE(find_kernel(kernels, arch, p.kernel),
+                    p.kernel << " is not in the " << arch << " assembly of gpu/kernels.cu");
     for (int i = 0; i < gpu::amd::lds_width_point_count; ++i) {
       const std::string name = "lds_width_point_kernel<" + std::to_string(i) + ">";
       CHECK_MESSAGE(find_kernel(pinned, arch, name), name << " (" << std::string(lds_width_points[i].name) << ") is not in the "
@@ -619,8 +617,8 @@ TEST_CASE("amd: the assembly reader decodes ds_ mnemonics, pairs and demangled k
   CHECK_FALSE(priced_width(pair, {{access_kind::load, 8}}, why).has_value());
   CHECK(why.find("two 8-byte LDS loads") != std::string::npos);
 
-  CHECK(short_name("_ZN7tilesim3gpu15copy_u16_kernelILb0EEEvNS_8programs11copy_paramsENS0_11kernel_argsE") ==
-        "copy_u16_kernel<false>");
+  CHECK(short_name("_ZN7tilesim3gpu15copy_u16_kernelENS_8programs11copy_paramsENS0_11kernel_argsE") ==
+        "copy_u16_kernel");
   CHECK(short_name("_ZN7tilesim3gpu3amd22lds_width_point_kernelILi3EEEvNS0_11kernel_argsE") ==
         "lds_width_point_kernel<3>");
   CHECK(mnemonic_of({access_kind::store, 16}) == "ds_write_b128");

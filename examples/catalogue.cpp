@@ -1,0 +1,117 @@
+// tilesim/examples/catalogue.cpp: see catalogue.hpp.
+#include "examples/catalogue.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "examples/gemm/gemm_variants.hpp"
+#if __has_include("examples/lds_index_swap/lds_index_swap_variants.hpp")
+#include "examples/lds_index_swap/lds_index_swap_variants.hpp"
+#define TILESIM_HAS_LDS_SWAP 1
+#endif
+#if __has_include("examples/cute_swizzle/cute_swizzle_variants.hpp")
+#include "examples/cute_swizzle/cute_swizzle_variants.hpp"
+#define TILESIM_HAS_CUTE 1
+#endif
+#if __has_include("examples/morton/morton_variants.hpp")
+#include "examples/morton/morton_variants.hpp"
+#define TILESIM_HAS_MORTON 1
+#endif
+#if __has_include("examples/conv/conv_variants.hpp")
+#include "examples/conv/conv_variants.hpp"
+#define TILESIM_HAS_CONV 1
+#endif
+
+namespace tilesim::examples {
+
+std::vector<variant> all_variants() {
+  std::vector<variant> all;
+  auto add = [&all](std::vector<variant> v) { all.insert(all.end(), v.begin(), v.end()); };
+#ifdef TILESIM_HAS_LDS_SWAP
+  add(lds_index_swap_variants());
+#endif
+#ifdef TILESIM_HAS_CUTE
+  add(cute_swizzle_variants());
+#endif
+#ifdef TILESIM_HAS_MORTON
+  add(morton_variants());
+#endif
+  add(gemm_variants());
+#ifdef TILESIM_HAS_CONV
+  add(conv_variants());
+#endif
+  return all;
+}
+
+summary_row summarize(const variant& v, const outcome& o) {
+  summary_row r;
+  r.example = v.example;
+  r.variant = v.name;
+  r.arch = v.arch;
+  r.report = sim::make_program_report(sim::arch_named(v.arch), o.run);
+  r.wavefronts = r.report.wavefronts;
+  r.ideal_wavefronts = r.report.ideal;
+  r.sectors = r.report.sectors;
+  r.ideal_sectors = r.report.ideal_sectors;
+  r.cycles = r.report.cycles_per_workgroup;
+  r.passed = o.passed && o.run.clean();
+  r.check = o.run.clean() ? o.check : o.check + "; findings: " + std::to_string(r.report.finding_count);
+  return r;
+}
+
+namespace {
+
+std::string pad_right(std::string s, std::size_t w) {
+  if (s.size() < w) s.append(w - s.size(), ' ');
+  return s;
+}
+std::string pad_left(std::string s, std::size_t w) {
+  if (s.size() < w) s.insert(0, w - s.size(), ' ');
+  return s;
+}
+std::string ratio(long long ideal, long long actual) {
+  return actual == 0 && ideal == 0 ? "-" : std::to_string(ideal) + " / " + std::to_string(actual);
+}
+
+}  // namespace
+
+std::string summary_table(const std::vector<summary_row>& rows) {
+  std::vector<std::vector<std::string>> cells = {
+      {"example", "variant", "arch", "LDS wavefronts ideal / actual", "sectors ideal / actual", "cycles", "check"}};
+  for (const summary_row& r : rows) {
+    char cycles[32];
+    std::snprintf(cycles, sizeof cycles, "%.0f", r.cycles);
+    cells.push_back({r.example, r.variant, r.arch, ratio(r.ideal_wavefronts, r.wavefronts),
+                     ratio(r.ideal_sectors, r.sectors), cycles, (r.passed ? "pass: " : "FAIL: ") + r.check});
+  }
+  std::vector<std::size_t> width(cells[0].size(), 0);
+  for (const auto& row : cells)
+    for (std::size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
+  std::string out;
+  for (const auto& row : cells) {
+    std::string line;
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      const bool numeric = c >= 3 && c <= 5;
+      line += c == 0 ? "" : "  ";
+      line += c + 1 == row.size() ? row[c] : numeric ? pad_left(row[c], width[c]) : pad_right(row[c], width[c]);
+    }
+    out += line + "\n";
+  }
+  return out;
+}
+
+std::string heat_map_file_name(const summary_row& row) {
+  std::string name = row.example + "_" + row.variant + "_" + row.arch;
+  std::string out;
+  for (char ch : name) {
+    const bool keep = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '-' ||
+                      ch == '_' || ch == '.';
+    const char c = keep ? ch : '-';
+    if (c == '-' && !out.empty() && out.back() == '-') continue;
+    out += c;
+  }
+  while (!out.empty() && out.back() == '-') out.pop_back();
+  return out + ".svg";
+}
+
+}  // namespace tilesim::examples
