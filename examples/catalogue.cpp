@@ -4,42 +4,22 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "examples/gemm/gemm_variants.hpp"
-#if __has_include("examples/lds_index_swap/lds_index_swap_variants.hpp")
-#include "examples/lds_index_swap/lds_index_swap_variants.hpp"
-#define TILESIM_HAS_LDS_SWAP 1
-#endif
-#if __has_include("examples/cute_swizzle/cute_swizzle_variants.hpp")
-#include "examples/cute_swizzle/cute_swizzle_variants.hpp"
-#define TILESIM_HAS_CUTE 1
-#endif
-#if __has_include("examples/morton/morton_variants.hpp")
-#include "examples/morton/morton_variants.hpp"
-#define TILESIM_HAS_MORTON 1
-#endif
-#if __has_include("examples/conv/conv_variants.hpp")
 #include "examples/conv/conv_variants.hpp"
-#define TILESIM_HAS_CONV 1
-#endif
+#include "examples/cute_swizzle/cute_swizzle_variants.hpp"
+#include "examples/gemm/gemm_variants.hpp"
+#include "examples/lds_index_swap/lds_index_swap_variants.hpp"
+#include "examples/morton/morton_variants.hpp"
 
 namespace tilesim::examples {
 
 std::vector<variant> all_variants() {
   std::vector<variant> all;
   auto add = [&all](std::vector<variant> v) { all.insert(all.end(), v.begin(), v.end()); };
-#ifdef TILESIM_HAS_LDS_SWAP
   add(lds_index_swap_variants());
-#endif
-#ifdef TILESIM_HAS_CUTE
   add(cute_swizzle_variants());
-#endif
-#ifdef TILESIM_HAS_MORTON
   add(morton_variants());
-#endif
   add(gemm_variants());
-#ifdef TILESIM_HAS_CONV
   add(conv_variants());
-#endif
   return all;
 }
 

@@ -11,10 +11,21 @@
 // The read pattern is the write pattern (same_as_write), or the one where consecutive lanes go down the rows
 // of a column strip (lanes_down_rows: lane = strip * rows_per_warp + row), which is what makes the LDS
 // layout matter: on a row-major tile those lanes hit the same banks, and padding, CK's XOR preshuffle or a
-// CuTe swizzle spread them. LDS layouts (element units, top (row, col)):
+// CuTe swizzle spread them. The third, gemm_operand, is how a GEMM reads its A (or B) operand from LDS,
+// rows = M (or N), cols = K, R = lane_rows rows per lane group, G = warp_size / R lane groups:
+//   lane l of a wave reads row (l mod R) of its row group and the vector (l / R) of its K group
+//   (one K group = G vectors = G*vector columns; one row group = R rows)
+//   warps split the rows as CK's block GEMM does (warp w takes row groups w, w + warps, ...), and each
+//   thread iterates over its row groups (outer) and the K groups (inner): rows / (R*warps) x cols /
+//   (G*vector) reads per thread.
+//   R = 32, wave 64: the MFMA 32x32x8 fp16 A read (m = l%32, k = 8*(l/32); one ds_read_b128 each = K16)
+//   R = 16, wave 32: ldmatrix.x4 (lanes 0-7 address the 8 16-byte rows of matrix 0, 8-15 matrix 1 = rows
+//                    8-15, 16-23 matrix 2 = rows 0-7 at k 8, 24-31 matrix 3: m = l%16, k = 8*(l/16))
+// LDS layouts (element units, top (row, col)):
 //   row_major     offset = r*N + c
 //   padded        offset = r*(N + pad) + c            pad 0 means one vector (keeps 16-byte alignment)
-//   ck_xor        spec/layouts/ck_lds_xor.hpp with MPerBlock = M, KPerBlock = N, KPack = vector
+//   ck_xor        spec/layouts/ck_lds_xor.hpp with MPerBlock = M, KPerBlock = N, KPack = vector, the
+//                 unmerge order ck_order (2025's (L, K0) unless told)
 //   cute_swizzle  Swizzle<B,M,S> o row-major; B, M, S given, or derived: M = log2(vector),
 //                 S = log2(N / vector), B = min(3, S) (XOR the row into the 16-byte chunk index)
 //
@@ -22,6 +33,12 @@
 // vector per step, so each wave issues 4 instructions (global load, lds store, lds load, global store). With
 // lanes_down_rows on row_major, lanes 0-15 of the lds load read rows 0-15 of cols 0-7: LDS bytes 0, 64, 128,
 // ...; on padded (pad 8) 0, 80, 160, ...
+//
+// gemm_operand, fp16 128 x 32 (CK's A tile), vector 8, 256 threads, wave 64, lane_rows 32: H0 = <1, 4, 32>
+// (row iterations, warps, R), H1 = <2, 2, 8> (K groups, G, vector); lane 33 of warp 1 reads row 32 + 1,
+// cols 8-15, then cols 24-31 (two ds_read_b128 per wave). The first read's first gfx942 phase, lanes 0-3
+// and 20-23, takes rows 0-3 and 20-23 at k 0: on row_major (64-byte rows) the even rows start at bank 0
+// and the odd ones at bank 16, four lanes on each bank quad (4-way).
 //
 // INVARIANTS: output == input for every layout and read order (copy.test.cpp); a parameter set the pattern
 // or a layout rejects throws spec_error (require), which the engine reports with the thread; the program
@@ -39,7 +56,7 @@
 namespace tilesim::programs {
 
 enum class copy_lds_layout { row_major, padded, ck_xor, cute_swizzle };
-enum class copy_read_order { same_as_write, lanes_down_rows };
+enum class copy_read_order { same_as_write, lanes_down_rows, gemm_operand };
 
 struct copy_params {
   index_t rows = 64;    // M: tile rows per workgroup
@@ -47,9 +64,11 @@ struct copy_params {
   index_t vector = 8;   // elements per access (8 fp16 = 16 bytes)
   copy_lds_layout layout = copy_lds_layout::row_major;
   copy_read_order read = copy_read_order::lanes_down_rows;
+  index_t lane_rows = 32;  // gemm_operand: R, rows per lane group (32: MFMA 32x32x8 on wave 64; 16: ldmatrix.x4)
   index_t pad = 0;      // padded: elements added to each row; 0 = one vector
   int swizzle_bits = -1, swizzle_base = -1, swizzle_shift = -1;  // cute_swizzle: -1 = derive (see above)
   index_t ck_banks = 32;  // ck_xor: LDS banks (32 on gfx9 and sm90, 64 on gfx950)
+  ck_lds_order ck_order = ck_lds_order::l_k0_2025;  // ck_xor: CK's unmerge order (2025 (L, K0) or 2024 (K0, L))
   int input = 0;        // global slot of the (grid*rows) x cols input
   int output = 1;       // global slot of the output, same shape
 };
@@ -75,6 +94,70 @@ TILESIM_HOST_DEVICE constexpr tile_distribution_encoding make_lanes_down_rows_en
                        {{{1, 0}}, {{2, 0}, {1, 2}}}, {{1, 1}, {2, 1}});
 }
 
+// The gemm_operand read: rows x cols (M x K) read by `threads` threads in waves of `warp_size`, `vector`
+// elements per access, lane l of a wave at row l % lane_rows of its row group, vector l / lane_rows of its
+// K group. Named split (see the essay): R = lane_rows, G = warp_size / R, KG = cols / (G*vector) K groups,
+// W = threads / warp_size warps, MI = rows / (R*W) row groups per warp.
+struct operand_read_pattern {
+  index_t threads = 256, warp_size = 64, rows = 128, cols = 32, vector = 8, lane_rows = 32;
+
+  // Lane groups per wave (K vectors one instruction reads per row): 64 / 32 = 2.
+  TILESIM_HOST_DEVICE constexpr index_t groups() const { return warp_size / lane_rows; }
+  // Columns one instruction covers: G * vector = 16.
+  TILESIM_HOST_DEVICE constexpr index_t k_per_instruction() const { return groups() * vector; }
+  // K groups each thread iterates over: 32 / 16 = 2.
+  TILESIM_HOST_DEVICE constexpr index_t k_groups() const { return cols / k_per_instruction(); }
+  TILESIM_HOST_DEVICE constexpr index_t warps() const { return threads / warp_size; }
+  // Row groups each thread iterates over: 128 / (32 * 4) = 1.
+  TILESIM_HOST_DEVICE constexpr index_t row_iterations() const { return rows / (lane_rows * warps()); }
+
+  // The first parameter that is not positive, or split that is not exact, with its values.
+  TILESIM_HOST_DEVICE constexpr violation check() const {
+    const char* where = "gemm operand read";
+    const named_value params[6] = {{"threads", threads}, {"warp size", warp_size}, {"rows", rows},
+                                   {"cols", cols},       {"vector", vector},       {"lane rows R", lane_rows}};
+    for (const named_value& p : params)
+      if (p.value < 1) return broken_unless(false, rule::length_not_positive, where, p);
+    for (const named_value& p : params)
+      if (p.value > max_extent) return broken_unless(false, rule::extent_too_large, where, p);
+    if (warp_size % lane_rows != 0)
+      return broken_unless(false, rule::pattern_not_dividing, where, {"warp size", warp_size},
+                           {"lane rows R", lane_rows});
+    if (threads % warp_size != 0)
+      return broken_unless(false, rule::pattern_not_dividing, where, {"threads", threads}, {"warp size", warp_size});
+    if (cols % k_per_instruction() != 0)
+      return broken_unless(false, rule::pattern_not_dividing, where, {"cols", cols},
+                           {"cols per read = (warp size / R) * vector", k_per_instruction()});
+    if (rows % (lane_rows * warps()) != 0)
+      return broken_unless(false, rule::pattern_not_dividing, where, {"rows", rows},
+                           {"rows per pass = R * warps", lane_rows * warps()});
+    return {};
+  }
+
+  // H0 = <MI, W, R>, H1 = <KG, G, vector>; P0 (warp) -> H0[1], P1 (lane) -> merge(H1[1], H0[2]) so that
+  // lane = g*R + r; Y -> MI, KG, vector (rows outer, K inner, the vector last), so
+  // row = (mi*W + warp)*R + lane % R, col = (kg*G + lane / R)*vector + y. Throws when check() fails.
+  TILESIM_HOST_DEVICE constexpr tile_distribution_encoding encoding() const {
+    require(check());
+    return make_encoding({1}, {{row_iterations(), warps(), lane_rows}, {k_groups(), groups(), vector}},
+                         {{{1, 1}}, {{2, 1}, {1, 2}}}, {{1, 0}, {2, 0}, {2, 2}});
+  }
+};
+
+// The read encoding of p: the write encoding, lanes_down_rows or gemm_operand (the lds sweep can share it).
+TILESIM_HOST_DEVICE constexpr tile_distribution_encoding make_copy_read_encoding(const copy_params& p, index_t threads,
+                                                                                 index_t warp_size) {
+  switch (p.read) {
+    case copy_read_order::same_as_write:
+      break;
+    case copy_read_order::lanes_down_rows:
+      return make_lanes_down_rows_encoding(threads, warp_size, p.rows, p.cols, p.vector);
+    case copy_read_order::gemm_operand:
+      return operand_read_pattern{threads, warp_size, p.rows, p.cols, p.vector, p.lane_rows}.encoding();
+  }
+  return make_warp_raked_encoding(threads, warp_size, p.rows, p.cols, p.vector);
+}
+
 // Calls f(descriptor) with the LDS descriptor of p.layout for elements of `element_bytes`.
 template <class F>
 TILESIM_HOST_DEVICE void with_copy_lds_descriptor(const copy_params& p, index_t element_bytes, F&& f) {
@@ -89,6 +172,7 @@ TILESIM_HOST_DEVICE void with_copy_lds_descriptor(const copy_params& p, index_t 
       ck_lds_xor_params x{p.rows, p.cols, p.vector};
       x.element_bytes = element_bytes;
       x.banks = p.ck_banks;
+      x.order = p.ck_order;
       f(make_ck_lds_xor_descriptor(x));
       return;
     }
@@ -107,10 +191,7 @@ template <class T, class Ctx>
 TILESIM_HOST_DEVICE void copy_tile(Ctx& ctx, const copy_params& p) {
   const index_t threads = ctx.block_size(), warp_size = ctx.warp_size();
   const tile_distribution_encoding write_enc = make_warp_raked_encoding(threads, warp_size, p.rows, p.cols, p.vector);
-  const tile_distribution_encoding read_enc =
-      p.read == copy_read_order::same_as_write
-          ? write_enc
-          : make_lanes_down_rows_encoding(threads, warp_size, p.rows, p.cols, p.vector);
+  const tile_distribution_encoding read_enc = make_copy_read_encoding(p, threads, warp_size);
   const auto writer = partition_index(write_enc, ctx.warp(), ctx.lane());
   const auto reader = partition_index(read_enc, ctx.warp(), ctx.lane());
   const multi_index<2> tile{p.rows, p.cols};

@@ -123,3 +123,128 @@ TEST_CASE("copy: parameters the pattern or a layout rejects stop the run with th
   huge.rows = index_t{1} << 40;
   CHECK_THROWS_AS(copy_elements(l, huge), std::invalid_argument);
 }
+
+// ---- gemm_operand: the GEMM operand read (lane l -> row l % R of its row group, vector l / R of its K group) ----
+
+namespace {
+
+// The LDS load addresses of every "lds load" instruction of wave w of workgroup 0, in issue order.
+std::vector<std::vector<sim::address_t>> lds_loads(const sim::run_result& r, int w) {
+  std::vector<std::vector<sim::address_t>> out;
+  for (const sim::wave_instruction& i : r.workgroups[0].waves[static_cast<std::size_t>(w)].instructions)
+    if (i.access.label == "lds load") out.emplace_back(i.access.address.begin(), i.access.address.end());
+  return out;
+}
+
+// CK's fp16 A tile, 128 x 32, read as MFMA's (R = 32) or ldmatrix's (R = 16) operand.
+copy_params operand_tile(index_t lane_rows, copy_lds_layout layout = copy_lds_layout::row_major) {
+  copy_params p;
+  p.rows = 128;
+  p.cols = 32;
+  p.layout = layout;
+  p.read = copy_read_order::gemm_operand;
+  p.lane_rows = lane_rows;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("copy gemm_operand: output == input for every LDS layout, R = 32 on wave 64 and R = 16 on wave 32, 256 threads, grid 2") {
+  for (int k = 0; k < 4; ++k) {
+    CAPTURE(layout_names[k]);
+    const sim::run_result mfma = copy_once<std::uint16_t>({.grid = 2, .block = 256, .wave_size = 64}, operand_tile(32, layouts[k]));
+    CHECK(mfma.memory.get<std::uint16_t>(1) == mfma.memory.get<std::uint16_t>(0));
+    CHECK(mfma.clean());
+    const sim::run_result ldsm = copy_once<std::uint16_t>({.grid = 2, .block = 256, .wave_size = 32}, operand_tile(16, layouts[k]));
+    CHECK(ldsm.memory.get<std::uint16_t>(1) == ldsm.memory.get<std::uint16_t>(0));
+    CHECK(ldsm.clean());
+  }
+  copy_params p2024 = operand_tile(32, copy_lds_layout::ck_xor);
+  p2024.ck_order = ck_lds_order::k0_l_2024;
+  const sim::run_result r = copy_once<std::uint16_t>({.grid = 2, .block = 256, .wave_size = 64}, p2024);
+  CHECK(r.memory.get<std::uint16_t>(1) == r.memory.get<std::uint16_t>(0));
+}
+
+TEST_CASE("copy gemm_operand R = 32, wave 64 (MFMA 32x32x8 A): lane l of warp w reads row 32w + l%32 at k = 8*(l/32), then k + 16") {
+  // Row-major 128 x 32 fp16: element (m, k) at byte 2*(32m + k). 4 warps x 32 rows = 128 rows, one row
+  // iteration; K = 32 is two K groups of 16 (two lane groups of 8), so each wave issues two reads.
+  const sim::run_result r = copy_once<std::uint16_t>({.block = 256, .wave_size = 64}, operand_tile(32));
+  for (int w = 0; w < 4; ++w) {
+    const auto loads = lds_loads(r, w);
+    REQUIRE(loads.size() == 2);
+    for (int g = 0; g < 2; ++g)
+      for (int l = 0; l < 64; ++l) {
+        const index_t m = 32 * w + l % 32, k = 16 * g + 8 * (l / 32);
+        CAPTURE(w);
+        CAPTURE(g);
+        CAPTURE(l);
+        CHECK(loads[static_cast<std::size_t>(g)][static_cast<std::size_t>(l)] == static_cast<sim::address_t>(2 * (32 * m + k)));
+      }
+  }
+  // The encoding says the same: lane 33 of warp 1, first element of its first read = (33, 8).
+  const tile_distribution_encoding e = operand_read_pattern{256, 64, 128, 32, 8, 32}.encoding();
+  CHECK(e.x_of(partition_index(e, 1, 33), {})[0] == 33);
+  CHECK(e.x_of(partition_index(e, 1, 33), {})[1] == 8);
+}
+
+TEST_CASE("copy gemm_operand R = 16, wave 32 (ldmatrix.x4): lanes 0-7 address rows 0-7 at k 0, 8-15 rows 8-15, 16-23 rows 0-7 at k 8, 24-31 rows 8-15 at k 8") {
+  const sim::run_result r = copy_once<std::uint16_t>({.block = 256, .wave_size = 32}, operand_tile(16));
+  for (int w = 0; w < 8; ++w) {
+    const auto loads = lds_loads(r, w);
+    REQUIRE(loads.size() == 2);  // 8 warps x 16 rows = 128: one row group; K 32 = two reads of K16
+    for (int g = 0; g < 2; ++g)
+      for (int l = 0; l < 32; ++l) {
+        const index_t m = 16 * w + l % 16, k = 16 * g + 8 * (l / 16);
+        CAPTURE(w);
+        CAPTURE(g);
+        CAPTURE(l);
+        CHECK(loads[static_cast<std::size_t>(g)][static_cast<std::size_t>(l)] == static_cast<sim::address_t>(2 * (32 * m + k)));
+      }
+  }
+  // Matrix 2 (lanes 16-23) of warp 0's first read: rows 0-7 at k = 8, bytes 16, 80, ..., 464.
+  const auto loads = lds_loads(r, 0);
+  CHECK(std::vector<sim::address_t>(loads[0].begin() + 16, loads[0].begin() + 24) ==
+        std::vector<sim::address_t>{16, 80, 144, 208, 272, 336, 400, 464});
+}
+
+TEST_CASE("copy gemm_operand: more row groups than warps iterate rows outer, K inner") {
+  // 64 x 64 fp16 on 64 threads, wave 32, R = 16: W = 2, MI = 64 / (16*2) = 2, KG = 64 / 16 = 4, so 8 reads
+  // per warp; as in CK's block GEMM the warps interleave: warp 1 reads rows 16-31 (k 0, 16, 32, 48), then
+  // rows 48-63.
+  copy_params p;
+  p.rows = 64;
+  p.cols = 64;
+  p.read = copy_read_order::gemm_operand;
+  p.lane_rows = 16;
+  const sim::run_result r = copy_once<std::uint16_t>({.block = 64, .wave_size = 32}, p);
+  CHECK(r.memory.get<std::uint16_t>(1) == r.memory.get<std::uint16_t>(0));
+  const auto loads = lds_loads(r, 1);
+  REQUIRE(loads.size() == 8);
+  const index_t first_row[8] = {16, 16, 16, 16, 48, 48, 48, 48}, first_k[8] = {0, 16, 32, 48, 0, 16, 32, 48};
+  for (std::size_t i = 0; i < 8; ++i) {
+    CAPTURE(i);
+    CHECK(loads[i][0] == static_cast<sim::address_t>(2 * (64 * first_row[i] + first_k[i])));
+  }
+}
+
+TEST_CASE("copy gemm_operand: R must divide the wave, and R * warps the rows; the error names the values") {
+  auto message = [](const copy_params& p, int wave) {
+    try {
+      (void)copy_once<std::uint16_t>({.block = 256, .wave_size = wave}, p);
+    } catch (const sim::run_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no run_error");
+  };
+  CHECK(message(operand_tile(24), 64).find("gemm operand read") != std::string::npos);
+  CHECK(message(operand_tile(24), 64).find("(warp size = 64, lane rows R = 24)") != std::string::npos);
+  copy_params short_tile = operand_tile(32);
+  short_tile.rows = 64;  // 4 waves x 32 rows need 128
+  CHECK(message(short_tile, 64).find("(rows = 64, rows per pass = R * warps = 128)") != std::string::npos);
+  copy_params narrow = operand_tile(32);
+  narrow.cols = 8;   // one instruction reads K16
+  narrow.rows = 256;  // (the write pattern needs 256 rows for one 8-column vector per thread and row)
+  CHECK(message(narrow, 64).find("(cols = 8, cols per read = (warp size / R) * vector = 16)") != std::string::npos);
+  CHECK(operand_read_pattern{256, 64, 128, 32, 8, 0}.check().what == rule::length_not_positive);
+  CHECK(operand_read_pattern{256, 64, 128, 32, 8, 32}.check().what == rule::none);
+}

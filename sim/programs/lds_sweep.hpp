@@ -41,10 +41,7 @@ TILESIM_HOST_DEVICE void lds_sweep(Ctx& ctx, const lds_sweep_params& sp) {
                         "lds sweep: one vector per thread", {"rows * cols", p.rows * p.cols},
                         {"threads * vector", threads * p.vector}, {"vector", p.vector}, {"compiled vector", Vector}));
   const tile_distribution_encoding write_enc = make_warp_raked_encoding(threads, warp_size, p.rows, p.cols, p.vector);
-  const tile_distribution_encoding read_enc =
-      p.read == copy_read_order::same_as_write
-          ? write_enc
-          : make_lanes_down_rows_encoding(threads, warp_size, p.rows, p.cols, p.vector);
+  const tile_distribution_encoding read_enc = make_copy_read_encoding(p, threads, warp_size);
   const multi_index<tile_distribution_encoding::max_y> first{};
   const auto w = write_enc.x_of(partition_index(write_enc, ctx.warp(), ctx.lane()), first);
   const auto r = read_enc.x_of(partition_index(read_enc, ctx.warp(), ctx.lane()), first);

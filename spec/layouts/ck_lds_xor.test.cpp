@@ -154,3 +154,122 @@ TEST_CASE("CK LDS XOR rejects MPerBlock 127 (MLdsLayer 2) and a bank count of 48
         "tilesim: ck_lds_xor: the bank count must be a power of two and the element size >= 1 "
         "(banks = 48, element_bytes = 2, MLdsLayer = 0)");
 }
+
+// ---- The 2024 unmerge order (K0, L): s = k0*L + l instead of l*K0 + k0, before the same XOR. ----
+
+namespace {
+// The essay's 2024 closed form: ((k0*L + l) XOR (m' mod (K0*L))) * KPack + m' * (KPerBlock*L) + kp.
+constexpr index_t closed_form_2024(const ck_lds_xor_params& p, index_t m, index_t k) {
+  const index_t L = p.layers(), K0 = p.k0(), KP = p.k_pack;
+  const index_t mp = m / L, l = m % L, k0 = k / KP, kp = k % KP;
+  return ((k0 * L + l) ^ (mp % (K0 * L))) * KP + mp * (p.k_per_block * L) + kp;
+}
+
+// p with the 2024 order.
+constexpr ck_lds_xor_params order_2024(ck_lds_xor_params p) {
+  p.order = ck_lds_order::k0_l_2024;
+  return p;
+}
+
+// The essay's 2024 table: rows m = 0..3 at k = 0, 8, 16, 24 of fp16 128x32x8.
+constexpr index_t example_2024[4][4] = {{0, 16, 32, 48}, {8, 24, 40, 56}, {72, 88, 104, 120}, {64, 80, 96, 112}};
+
+// How many offsets of [0, M*K) the descriptor of p hits exactly once, and whether every offset is inside.
+struct bijection_scan {
+  index_t hit_once = 0;
+  index_t outside = 0;
+};
+bijection_scan scan_bijection(const ck_lds_xor_params& p) {
+  const auto d = make_ck_lds_xor_descriptor(p);
+  const index_t size = p.m_per_block * p.k_per_block;
+  std::vector<int> hits(static_cast<std::size_t>(size), 0);
+  bijection_scan r;
+  for (index_t m = 0; m < p.m_per_block; ++m)
+    for (index_t k = 0; k < p.k_per_block; ++k) {
+      const index_t o = d.calculate_offset({m, k});
+      if (o < 0 || o >= size)
+        ++r.outside;
+      else
+        ++hits[static_cast<std::size_t>(o)];
+    }
+  r.hit_once = std::count(hits.begin(), hits.end(), 1);
+  return r;
+}
+
+// Parameter sets for the bijection law: L = 2, 1, 4 (derived), 4 (64 banks), 4-byte elements, L given.
+const ck_lds_xor_params bijection_cases[] = {
+    {128, 32, 8},
+    {64, 64, 4},
+    {128, 16, 8},
+    {.m_per_block = 128, .k_per_block = 32, .k_pack = 8, .banks = 64},
+    {64, 32, 4, 4},
+    {32, 16, 4, 2, 2},
+};
+}  // namespace
+
+TEST_CASE("CK LDS XOR: the default order is 2025's (L, K0)") {
+  CHECK(ck_lds_xor_params{128, 32, 8}.order == ck_lds_order::l_k0_2025);
+}
+
+TEST_CASE("CK LDS XOR, both orders: a bijection of the M x K tile onto [0, M*K) for six parameter sets") {
+  for (const ck_lds_xor_params& base : bijection_cases)
+    for (const ck_lds_order order : {ck_lds_order::l_k0_2025, ck_lds_order::k0_l_2024}) {
+      ck_lds_xor_params p = base;
+      p.order = order;
+      CAPTURE(p.m_per_block);
+      CAPTURE(p.k_per_block);
+      CAPTURE(p.k_pack);
+      CAPTURE(p.layers());
+      CAPTURE(static_cast<int>(order));
+      const bijection_scan s = scan_bijection(p);
+      CHECK(s.outside == 0);
+      CHECK(s.hit_once == p.m_per_block * p.k_per_block);
+    }
+}
+
+TEST_CASE("CK LDS XOR 2024 order 128x32x8: m=0..3 at k=0,8,16,24 give 0 16 32 48 / 8 24 40 56 / 72 88 104 120 / 64 80 96 112") {
+  const auto d = make_ck_lds_xor_descriptor(order_2024({128, 32, 8}));
+  CHECK(d.element_space_size == 4096);
+  for (index_t m = 0; m < 4; ++m)
+    for (index_t j = 0; j < 4; ++j) {
+      CAPTURE(m);
+      CAPTURE(j);
+      CHECK(d.calculate_offset({m, 8 * j}) == example_2024[m][j]);
+    }
+}
+
+TEST_CASE("CK LDS XOR 2024 order agrees with its closed form at every (m, k) of 128x32x8 (32 and 64 banks) and 64x64x4") {
+  const ck_lds_xor_params cases[] = {order_2024({128, 32, 8}),
+                                     order_2024({.m_per_block = 128, .k_per_block = 32, .k_pack = 8, .banks = 64}),
+                                     order_2024({64, 64, 4})};
+  for (const ck_lds_xor_params& p : cases) {
+    CAPTURE(p.layers());
+    const auto d = make_ck_lds_xor_descriptor(p);
+    int mismatches = 0, not_inverted = 0, same_as_2025 = 0;
+    ck_lds_xor_params p2025 = p;
+    p2025.order = ck_lds_order::l_k0_2025;
+    for (index_t m = 0; m < p.m_per_block; ++m)
+      for (index_t k = 0; k < p.k_per_block; ++k) {
+        const index_t o = d.calculate_offset({m, k});
+        mismatches += o != closed_form_2024(p, m, k);
+        same_as_2025 += o == closed_form(p2025, m, k);
+        const auto back = d.graph.top_index({o});
+        not_inverted += !(back.found && back.index == multi_index<2>{m, k});
+      }
+    CHECK(mismatches == 0);
+    CHECK(not_inverted == 0);
+    // The orders agree only where they must: with L = 1 (64x64x4) s = k0 in both; else they differ somewhere.
+    if (p.layers() == 1)
+      CHECK(same_as_2025 == p.m_per_block * p.k_per_block);
+    else
+      CHECK(same_as_2025 < p.m_per_block * p.k_per_block);
+  }
+}
+
+TEST_CASE("CK LDS XOR 2024 order folds in constant evaluation and keeps the KPack vector on k") {
+  constexpr const auto& d = ck_lds_xor_descriptor<order_2024({128, 32, 8})>;
+  static_assert(d.calculate_offset({3, 8}) == 80);  // m'=1, l=1, k0=1: s = 3, 3 XOR 1 = 2: 2*8 + 64
+  static_assert(d.calculate_offset({127, 31}) == closed_form_2024(order_2024({128, 32, 8}), 127, 31));
+  CHECK(d.calculate_offset({2, 0}) == 72);
+  CHECK(make_ck_lds_xor_descriptor(order_2024({128, 32, 8})).top_vectors()[1] == vector_guarantee{8, 1});
+}

@@ -1,0 +1,57 @@
+// tilesim/examples/lds_index_swap/lds_index_swap_variants.hpp: a GEMM operand tile through LDS, four layouts.
+//
+// DEFINITION. CK Tile's GEMM stages its A tile (MPerBlock x KPerBlock = 128 x 32 fp16, K contiguous; B is the
+// same with N) in LDS: the DRAM distribution (CK's warp-raked pattern, KPack = 8 elements = 16 bytes per
+// thread and access) loads it from global and stores it to LDS unchanged (ds_write_b128 / STS.128), then the
+// warp GEMM reads it back as its operand: the copy program (sim/programs/copy.hpp) with the write pattern for
+// the store and the gemm_operand read for the load, one workgroup of 256 threads:
+//   MFMA read      gfx90a, gfx942, gfx950 (wave 64): lane l -> m = l%32, k = 8*(l/32), ds_read_b128 (K16)
+//   ldmatrix read  sm90 (wave 32): lane l -> m = l%16, k = 8*(l/16), the 8 row addresses of ldmatrix.x4
+// The LDS layouts are the ones CK has used for this tile:
+//   row-major     offset = 32m + k                          (64-byte rows: 2 tile rows per 128-byte bank row)
+//   padded        offset = 40m + k                          (one 16-byte vector of padding per row)
+//   ck-xor 2024   s = k0*L + l,  then s XOR (m' mod K0*L)   (spec/layouts/ck_lds_xor.hpp, 2024 order)
+//   ck-xor 2025   s = l*K0 + k0, then s XOR (m' mod K0*L)   (2025 order, today's CK)
+// with L = MLdsLayer = max(1, banks*4 / KPerBlock / sizeof(T)) = 2 on 32 banks, 4 on gfx950's 64 banks,
+// K0 = KPerBlock / KPack = 4. Two further gfx950 cases keep L = 2 (ck_banks = 32): what a policy computes
+// when it sees 32 banks on a 64-bank chip (CK's host pass, ck-tile-semantics.md §5.1's FIXME).
+//
+// WORKED EXAMPLE (gfx942, MFMA read, its first ds_read_b128 phase = lanes 0-3 and 20-23 = rows 0-3 and
+// 20-23 at k0 = 0). A 16-byte vector at element offset o covers the 4 banks of quad (o/8) mod 8:
+//   row-major     quad = (4m + k0) mod 8:  rows 0..3 -> 0 4 0 4, rows 20..23 -> 0 4 0 4     4-way
+//   ck-xor 2024   quad = (2k0 + l) ^ m':   0 1 1 0 | 2 3 3 2                                2-way
+//   ck-xor 2025   quad = (4l + k0) ^ m':   0 4 1 5 | 2 6 3 7                                1-way
+//   padded        quad = (5m + k0) mod 8:  0 5 2 7 | 4 1 6 3                                1-way
+// The same holds in all 8 phases, so the 8 reads of a wave (2 instructions x 8 phases each, ideal 16) cost
+// 64 / 32 / 16 / 16 wavefronts; the 4 waves: 256 / 128 / 64 / 64 against ideal 64, as the reference's
+// §5.3 table says for gfx942 (row-major 4-way, 2024 2-way, 2025 1-way). The stores (8 contiguous lanes per
+// phase = 2 rows x 4 vectors) are conflict-free except on the padded layout, whose two 80-byte rows span
+// 160 bytes: the second row's last vector wraps onto the first's bank quad (2-way).
+//
+// INVARIANTS: every case copies exactly (output == input); every case is one workgroup of 256 threads; the
+// cases' copy_params are what the GPU cross-check launches copy_tile<std::uint16_t> with (no new kernel).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "examples/example.hpp"
+#include "sim/programs/copy.hpp"
+
+namespace tilesim::examples {
+
+struct lds_index_swap_case {
+  std::string name;             // "ck-xor 2025, mfma read"
+  std::string arch;             // "gfx942" (sim::arch_named)
+  programs::copy_params params; // the copy: 128 x 32 fp16, vector 8, layout, gemm_operand read
+  int block;                    // threads of the one workgroup: 256
+};
+
+// Every case: {row-major, padded, ck-xor 2024, ck-xor 2025} x {gfx90a, gfx942, gfx950 (MFMA read), sm90
+// (ldmatrix read)}, then gfx950 with the 32-bank MLdsLayer (L = 2) in both CK orders.
+std::vector<lds_index_swap_case> lds_index_swap_cases();
+
+// One variant per case, example "lds-index-swap": run() copies the tile and checks output == input.
+std::vector<variant> lds_index_swap_variants();
+
+}  // namespace tilesim::examples
