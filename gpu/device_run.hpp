@@ -4,7 +4,8 @@
 // buffers[k], bytes as the simulator's global_memory holds them) to the device, launches the program's
 // kernel with `grid` x `block` threads and `lds_bytes` of dynamic shared memory, and copies every buffer
 // back. A timed launch also returns each block's clock64() cycles (gpu/device_context.hpp: run_program).
-// The kernels come from the same templates the simulator runs (sim/programs/*.hpp); only kernels.cu sees
+// The kernels come from the same templates the simulator runs (sim/programs/*.hpp and the example programs
+// examples/*/*_program.hpp); only kernels.cu sees
 // the vendor runtime, so the cross-check and its tests compile with a plain C++ compiler.
 //
 // WORKED EXAMPLE.
@@ -21,6 +22,8 @@
 #include <string>
 #include <vector>
 
+#include "examples/conv/conv_program.hpp"
+#include "examples/morton/morton_program.hpp"
 #include "gpu/device_error.hpp"
 #include "sim/programs/copy.hpp"
 #include "sim/programs/gemm_tile.hpp"
@@ -64,5 +67,10 @@ device_result run_lds_sweep_on_device(const programs::lds_sweep_params& p, const
                                       std::vector<byte_buffer> buffers);
 // gemm_tile (fp32).
 device_result run_gemm_on_device(const programs::gemm_params& p, const device_launch& l, std::vector<byte_buffer> buffers);
+// examples::morton_read<float> (examples/morton).
+device_result run_morton_on_device(const examples::morton_params& p, const device_launch& l,
+                                   std::vector<byte_buffer> buffers);
+// examples::conv (examples/conv; fp32, every mode).
+device_result run_conv_on_device(const examples::conv_params& p, const device_launch& l, std::vector<byte_buffer> buffers);
 
 }  // namespace tilesim::gpu

@@ -29,6 +29,14 @@ __global__ void gemm_f32_kernel(programs::gemm_params p, kernel_args a) {
   run_program(a, [&](device_context& ctx) { programs::gemm_tile(ctx, p); });
 }
 
+__global__ void morton_f32_kernel(examples::morton_params p, kernel_args a) {
+  run_program(a, [&](device_context& ctx) { examples::morton_read<float>(ctx, p); });
+}
+
+__global__ void conv_f32_kernel(examples::conv_params p, kernel_args a) {
+  run_program(a, [&](device_context& ctx) { examples::conv(ctx, p); });
+}
+
 namespace {
 
 // Device memory freed on every path (a failed check throws past it).
@@ -133,6 +141,14 @@ device_result run_lds_sweep_on_device(const programs::lds_sweep_params& p, const
 
 device_result run_gemm_on_device(const programs::gemm_params& p, const device_launch& l, std::vector<byte_buffer> b) {
   return launch(gemm_f32_kernel, p, l, std::move(b));
+}
+
+device_result run_morton_on_device(const examples::morton_params& p, const device_launch& l, std::vector<byte_buffer> b) {
+  return launch(morton_f32_kernel, p, l, std::move(b));
+}
+
+device_result run_conv_on_device(const examples::conv_params& p, const device_launch& l, std::vector<byte_buffer> b) {
+  return launch(conv_f32_kernel, p, l, std::move(b));
 }
 
 }  // namespace tilesim::gpu
