@@ -16,6 +16,10 @@
 // ds_write_b128 and ds_read_b128 and no other ds_ memory instruction. Point 5 (fp32, vector 8 = 32 bytes)
 // is two 16-byte instructions per vector on both sides.
 //
+// The enum also names gpu/kernels.cu's two example kernels, morton_f32 (examples::morton_read<float>) and
+// conv_f32 (examples::conv, which uses no LDS), so the test can name their programs; they have no pinned point
+// (lds_width_kernels.hip instantiates copy, gemm and the sweep only; static_assert below).
+//
 // INVARIANTS: every point is a parameter set the simulator runs clean (no race, bounds error or misaligned
 // access) at 256 threads and wave 64, so on a GPU device_buffer takes its vector path for every LDS access
 // there and the pinned kernel does what kernels.cu's kernel does; the table is plain C++ (the test includes
@@ -28,7 +32,8 @@
 
 namespace tilesim::gpu::amd {
 
-enum class lds_width_program { copy_fp16, copy_fp32, gemm_fp32, lds_sweep_u32 };
+// kernels.cu's programs: the four built-in ones (pinned points possible) and the two examples (none).
+enum class lds_width_program { copy_fp16, copy_fp32, gemm_fp32, lds_sweep_u32, morton_f32, conv_f32 };
 
 struct lds_width_point {
   const char* name = "";              // "copy fp16 64x32 v8": the test's messages
@@ -92,5 +97,13 @@ inline constexpr lds_width_point lds_width_points[] = {
 };
 
 inline constexpr int lds_width_point_count = static_cast<int>(sizeof(lds_width_points) / sizeof(lds_width_points[0]));
+
+// True when every point's program is one lds_width_kernels.hip can pin (copy, gemm, the sweep; not the examples).
+constexpr bool points_pinnable() {
+  for (const lds_width_point& p : lds_width_points)
+    if (p.program == lds_width_program::morton_f32 || p.program == lds_width_program::conv_f32) return false;
+  return true;
+}
+static_assert(points_pinnable(), "lds_width_kernels.hip pins only copy, gemm and lds sweep points");
 
 }  // namespace tilesim::gpu::amd

@@ -40,13 +40,17 @@
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "examples/conv/conv_variants.hpp"
+#include "examples/morton/morton_variants.hpp"
 #include "gpu/amd/lds_width_points.hpp"
 #include "sim/arch/arch.hpp"
 #include "sim/programs/copy_run.hpp"
@@ -377,6 +381,8 @@ const program_info programs_known[] = {
     {lds_width_program::copy_fp32, "copy fp32", "copy_f32_kernel", 4},
     {lds_width_program::gemm_fp32, "gemm fp32", "gemm_f32_kernel", 4},
     {lds_width_program::lds_sweep_u32, "lds sweep u32", "lds_sweep_u32_kernel", 4},
+    {lds_width_program::morton_f32, "morton fp32", "morton_f32_kernel", 4},
+    {lds_width_program::conv_f32, "conv fp32", "conv_f32_kernel", 4},
 };
 
 // The program of a kernels.cu kernel by name: copy_u16_kernel -> copy fp16; nullptr for other names.
@@ -404,7 +410,12 @@ sim::run_result simulate_lds_sweep(lds_sweep_params p) {
   return sim::run(l, std::move(mem), [&p](sim::thread_context& ctx) { lds_sweep<std::uint32_t, 4>(ctx, p); });
 }
 
-// Runs `program` at the params given for it (the others are ignored).
+// True for the example programs (morton_f32, conv_f32), which run at their example's cases, not at one params.
+bool is_example(lds_width_program program) {
+  return program == lds_width_program::morton_f32 || program == lds_width_program::conv_f32;
+}
+
+// Runs `program` at the params given for it (the others are ignored); the examples run through example_runs.
 sim::run_result simulate(lds_width_program program, const copy_params& c, const gemm_params& g,
                          const lds_sweep_params& s) {
   switch (program) {
@@ -412,39 +423,126 @@ sim::run_result simulate(lds_width_program program, const copy_params& c, const 
     case lds_width_program::copy_fp32: return simulate_copy<float>(c);
     case lds_width_program::gemm_fp32: return simulate_gemm(g);
     case lds_width_program::lds_sweep_u32: return simulate_lds_sweep(s);
+    case lds_width_program::morton_f32:
+    case lds_width_program::conv_f32: break;
   }
-  throw std::logic_error("unknown program");
+  throw std::logic_error(std::string(info(program).name) + " has no single parameter set: it runs its example's cases");
 }
 
-// What the simulator prices at the program's default parameters (copy_params{}, gemm_params{}, and for the
-// sweep the cross-check's 32 x 32 v4 tile: sweep_u32_params()).
+// "direct", "LDS row-major", "LDS Z order": how a morton run stages its texels.
+const char* staging_name(examples::texel_staging s) {
+  switch (s) {
+    case examples::texel_staging::direct: return "direct";
+    case examples::texel_staging::lds_row_major: return "LDS row-major";
+    case examples::texel_staging::lds_morton: return "LDS Z order";
+  }
+  return "?";
+}
+
+// One simulation of an example program: "morton fp32 case 'row-major, 8x8 reads' (gfx942)" and its run.
+struct example_run {
+  std::string name;
+  std::function<sim::run_result()> run;
+};
+
+// The example's gfx942 cases (wave 64, the AMD kernels' wave; launch, image and operands as the example's);
+// with `every_staging`, morton's cases at each texel_staging (the cases already cover every texel_layout):
+// morton_f32_kernel takes layout and staging at run time. conv has no more: its cases hold every mode.
+std::vector<example_run> example_runs(lds_width_program program, bool every_staging) {
+  std::vector<example_run> out;
+  const std::string gfx942 = "gfx942";
+  if (program == lds_width_program::morton_f32) {
+    for (const examples::morton_case& c : examples::morton_cases()) {
+      if (c.arch != gfx942) continue;
+      std::vector<examples::texel_staging> stagings = {c.params.staging};
+      if (every_staging)
+        stagings = {examples::texel_staging::direct, examples::texel_staging::lds_row_major,
+                    examples::texel_staging::lds_morton};
+      for (examples::texel_staging staging : stagings) {
+        examples::morton_case at = c;
+        at.params.staging = staging;
+        const std::string suffix = staging == c.params.staging ? "" : std::string(", staged ") + staging_name(staging);
+        out.push_back({"morton fp32 case '" + c.name + "' (" + c.arch + suffix + ")", [at] {
+                         return examples::run_morton(examples::launch_on(at.arch, at.grid, at.block), at.params,
+                                                     examples::morton_image(at.params.height, at.params.width));
+                       }});
+      }
+    }
+  } else if (program == lds_width_program::conv_f32) {
+    for (const examples::conv_case& c : examples::conv_cases()) {
+      if (c.arch != gfx942) continue;
+      out.push_back({"conv fp32 case '" + c.name + "' (" + c.arch + ")", [c] {
+                       const examples::conv_operands ops = examples::conv_inputs(c.params);
+                       return examples::run_conv(examples::launch_on(c.arch, c.grid, c.block), c.params, ops.input,
+                                                 ops.weights);
+                     }});
+    }
+  }
+  return out;
+}
+
+// What the simulator prices at the program's default parameters: copy_params{}, gemm_params{}, for the sweep the
+// cross-check's 32 x 32 v4 tile (sweep_u32_params()), for morton and conv the union over the example's gfx942
+// cases (example_runs; conv's is empty: it uses no LDS).
 const width_set& default_widths(lds_width_program program) {
   static std::map<lds_width_program, width_set> cache;
   if (!cache.count(program)) {
-    const sim::run_result r = simulate(program, copy_params{}, gemm_params{}, gpu::amd::sweep_u32_params());
-    REQUIRE_MESSAGE(r.clean(), std::string(info(program).name) << " at its default parameters does not run clean");
-    cache[program] = lds_widths(r);
+    width_set s;
+    if (is_example(program)) {
+      const std::vector<example_run> runs = example_runs(program, false);
+      REQUIRE_MESSAGE(!runs.empty(), std::string(info(program).name) << ": its example has no gfx942 case");
+      for (const example_run& e : runs) {
+        const sim::run_result r = e.run();
+        REQUIRE_MESSAGE(r.clean(), e.name << " does not run clean");
+        const width_set w = lds_widths(r);
+        s.insert(w.begin(), w.end());
+      }
+    } else {
+      const sim::run_result r = simulate(program, copy_params{}, gemm_params{}, gpu::amd::sweep_u32_params());
+      REQUIRE_MESSAGE(r.clean(), std::string(info(program).name) << " at its default parameters does not run clean");
+      s = lds_widths(r);
+    }
+    cache[program] = s;
   }
   return cache[program];
 }
 
-// The union over the program's range: vector 1, 2, 4, 8 x every LDS layout (x read order for copy and the
-// sweep, whose tile is the copy's), clean runs only (a parameter set the program rejects, or one with
-// misaligned accesses, is not in its range).
+// The tile of the copy (or the sweep) for a read order: copy_params{}'s 64 x 32 (the sweep: the cross-check's
+// 32 x 32, one vector of 4 per thread); gemm_operand needs lane_rows * 4 warps rows per pass, so the copy reads
+// CK's 128 x 32 A tile and the sweep (rows * cols = 256 * 4) lane_rows * 4 x 256 * 4 / rows: 128 x 8 at R 32.
+copy_params range_tile(lds_width_program program, copy_read_order read, index_t lane_rows) {
+  const bool sweep = program == lds_width_program::lds_sweep_u32;
+  copy_params c = sweep ? gpu::amd::sweep_u32_params().tile : copy_params{};
+  c.read = read;
+  c.lane_rows = lane_rows;
+  if (read == copy_read_order::gemm_operand) {
+    const index_t warps = 256 / amd_wave_size();
+    c.rows = sweep ? lane_rows * warps : 128;
+    c.cols = sweep ? 256 * c.vector / c.rows : 32;
+  }
+  return c;
+}
+
+// The union over the program's range (`what` says which), clean runs only (a parameter set the program rejects,
+// or one with misaligned accesses, is not in its range):
+//   copy, lds sweep  vector 1, 2, 4, 8 x every LDS layout (ck_xor in both unmerge orders) x every read order
+//                    (gemm_operand at lane rows 32 and 16)
+//   gemm             vector 1, 2, 4, 8 x every LDS layout
+//   morton, conv     example_runs(program, true)
 struct range_widths {
   width_set widths;
   int runs = 0, rejected = 0;
+  std::string what;  // "vector 1, 2, 4, 8 x layouts ..."
 };
+
+// The program's range_widths, computed once per program.
 const range_widths& widths_over_range(lds_width_program program) {
   static std::map<lds_width_program, range_widths> cache;
   if (cache.count(program)) return cache[program];
   range_widths out;
-  auto add = [&](const copy_params& c, const gemm_params& g) {
+  auto add_run = [&](const std::function<sim::run_result()>& run) {
     try {
-      lds_sweep_params sweep = gpu::amd::sweep_u32_params();
-      sweep.tile = c;
-      sweep.iterations = 4;  // the loop repeats one instruction; its count changes no width
-      const sim::run_result r = simulate(program, c, g, sweep);
+      const sim::run_result r = run();
       if (!r.clean()) {
         ++out.rejected;
         return;
@@ -456,6 +554,20 @@ const range_widths& widths_over_range(lds_width_program program) {
       ++out.rejected;
     }
   };
+  auto add = [&](const copy_params& c, const gemm_params& g) {
+    add_run([&] {
+      lds_sweep_params sweep = gpu::amd::sweep_u32_params();
+      sweep.tile = c;
+      sweep.iterations = 4;  // the loop repeats one instruction; its count changes no width
+      return simulate(program, c, g, sweep);
+    });
+  };
+  if (is_example(program)) {
+    for (const example_run& e : example_runs(program, true)) add_run(e.run);
+    out.what = program == lds_width_program::morton_f32 ? "the morton example's gfx942 cases x every staging"
+                                                        : "the conv example's gfx942 cases (every mode, both problems)";
+    return cache[program] = out;
+  }
   for (index_t vector : {1, 2, 4, 8}) {
     if (program == lds_width_program::gemm_fp32) {
       for (gemm_lds_layout layout : {gemm_lds_layout::row_major, gemm_lds_layout::padded, gemm_lds_layout::ck_xor}) {
@@ -466,20 +578,34 @@ const range_widths& widths_over_range(lds_width_program program) {
       }
       continue;
     }
+    struct read_at {
+      copy_read_order read;
+      index_t lane_rows;
+    };
+    const read_at reads[] = {{copy_read_order::same_as_write, 32}, {copy_read_order::lanes_down_rows, 32},
+                             {copy_read_order::gemm_operand, 32}, {copy_read_order::gemm_operand, 16}};
     for (copy_lds_layout layout : {copy_lds_layout::row_major, copy_lds_layout::padded, copy_lds_layout::ck_xor,
                                    copy_lds_layout::cute_swizzle})
-      for (copy_read_order read : {copy_read_order::same_as_write, copy_read_order::lanes_down_rows}) {
-        // the sweep's tile is one vector per thread: the cross-check's 32 x 32 (lds_sweep<uint32_t, 4> rejects
-        // every vector but 4)
-        copy_params c = program == lds_width_program::lds_sweep_u32 ? gpu::amd::sweep_u32_params().tile : copy_params{};
-        c.vector = vector;
-        c.layout = layout;
-        c.read = read;
-        add(c, {});
+      for (ck_lds_order order : {ck_lds_order::l_k0_2025, ck_lds_order::k0_l_2024}) {
+        if (layout != copy_lds_layout::ck_xor && order != ck_lds_order::l_k0_2025) continue;  // only ck_xor reads it
+        for (const read_at& r : reads) {
+          // the sweep's tile is one vector per thread (lds_sweep<uint32_t, 4> rejects every vector but 4)
+          copy_params c = range_tile(program, r.read, r.lane_rows);
+          c.vector = vector;
+          c.layout = layout;
+          c.ck_order = order;
+          add(c, {});
+        }
       }
   }
+  out.what = program == lds_width_program::gemm_fp32
+                 ? "vector 1, 2, 4, 8 x layouts"
+                 : "vector 1, 2, 4, 8 x layouts (ck_xor in both orders) x read orders (gemm_operand at lane rows 32, 16)";
   return cache[program] = out;
 }
+
+// True when the simulator prices an LDS access somewhere in the program's range (conv fp32: never).
+bool uses_lds(lds_width_program program) { return !widths_over_range(program).widths.empty(); }
 
 const std::string arches[] = {"gfx90a", "gfx940"};
 
@@ -505,8 +631,21 @@ TEST_CASE("amd: the assembly holds every kernel of gpu/kernels.cu and one pinned
     }
   }
   for (const kernel_asm& k : kernels) {
-    CHECK_MESSAGE(program_of(k.name), where(k) << " is a kernel this test does not know: add its program to programs_known");
-    CHECK_MESSAGE(!k.lds.empty(), where(k) << " has no ds_ instruction at all: the parser or the build is broken");
+    const program_info* program = program_of(k.name);
+    CHECK_MESSAGE(program, where(k) << " is a kernel this test does not know: add its program to programs_known");
+    if (!program) continue;
+    if (uses_lds(program->id)) {
+      CHECK_MESSAGE(!k.lds.empty(), where(k) << " has no ds_ instruction at all: the parser or the build is broken");
+      continue;
+    }
+    // A program without LDS (the simulator prices no LDS access over its range) compiles to no ds_ memory
+    // instruction: no device_buffer LDS path, no fallback (ds_bpermute and ds_swizzle touch no LDS memory).
+    std::string memory;
+    for (const lds_instruction& in : k.lds)
+      if (in.shape != ds_shape::not_memory) memory += "\n  line " + std::to_string(in.line) + ": " + in.text;
+    CHECK_MESSAGE(memory.empty(), where(k) << ": the simulator prices no LDS access for " << program->name << " over "
+                                           << widths_over_range(program->id).what
+                                           << " (it uses no LDS), yet the kernel has ds_ memory instructions:" << memory);
   }
 }
 
@@ -547,18 +686,23 @@ TEST_CASE("amd: each kernel's LDS widths are exactly those the simulator prices 
     if (!program) continue;
     const range_widths& range = widths_over_range(program->id);
     REQUIRE_MESSAGE(range.runs > 0, std::string(program->name) << ": no parameter set of the range ran clean");
-    const std::string point = std::string(program->name) + " over vector 1, 2, 4, 8 x layouts (" +
+    const std::string point = std::string(program->name) + " over " + range.what + " (" +
                               std::to_string(range.runs) + " clean runs, " + std::to_string(range.rejected) +
                               " parameter sets rejected or not clean)";
     for (std::string& m : missing_widths(k, range.widths, point)) failures.push_back(std::move(m));
     // device_buffer moves a misaligned, partial or odd-sized vector element by element: instructions of the
     // element's width, which the simulator never prices (it reports such an access instead), and which are
     // never executed where it runs clean. They are allowed, and named when the range itself has no such width.
-    const width_set fallback = {{access_kind::load, program->element_bytes}, {access_kind::store, program->element_bytes}};
+    // A program without LDS has no LDS buffer, so no fallback either: every ds_ memory instruction fails.
+    const width_set fallback = range.widths.empty() ? width_set{}
+                                                    : width_set{{access_kind::load, program->element_bytes},
+                                                                {access_kind::store, program->element_bytes}};
     width_set allowed = range.widths;
     allowed.insert(fallback.begin(), fallback.end());
-    for (std::string& m : unpriced_instructions(k, allowed, point + " or device_buffer's element-wise fallback ("
-                                                   + std::to_string(program->element_bytes) + " bytes)"))
+    const std::string allowed_at = fallback.empty() ? point + " (no LDS: no device_buffer fallback either)"
+                                                    : point + " or device_buffer's element-wise fallback (" +
+                                                          std::to_string(program->element_bytes) + " bytes)";
+    for (std::string& m : unpriced_instructions(k, allowed, allowed_at))
       failures.push_back(std::move(m));
     for (const lds_width& w : fallback)
       if (!range.widths.count(w) && kernel_widths(k, allowed).count(w))

@@ -10,7 +10,13 @@
 #include <random>
 #include <stdexcept>
 
+#include "examples/conv/conv_variants.hpp"
+#include "examples/cute_swizzle/cute_swizzle_variants.hpp"
+#include "examples/gemm/gemm_variants.hpp"
+#include "examples/lds_index_swap/lds_index_swap_variants.hpp"
+#include "examples/morton/morton_variants.hpp"
 #include "sim/arch/arch.hpp"
+#include "sim/programs/gemm_tile_run.hpp"
 #include "sim/engine/engine.hpp"
 
 namespace tilesim::gpu {
@@ -40,9 +46,20 @@ const char* name_of(program_kind k) {
     case program_kind::copy_fp32: return "copy_fp32";
     case program_kind::gemm_fp32: return "gemm_fp32";
     case program_kind::lds_sweep_u32: return "lds_sweep_u32";
+    case program_kind::morton_f32: return "morton_f32";
+    case program_kind::conv_f32: return "conv_f32";
   }
   return "?";
 }
+const char* name_of(programs::copy_read_order r) {
+  switch (r) {
+    case programs::copy_read_order::same_as_write: return "same_as_write";
+    case programs::copy_read_order::lanes_down_rows: return "lanes_down_rows";
+    case programs::copy_read_order::gemm_operand: return "gemm_operand";
+  }
+  return "?";
+}
+const char* name_of(ck_lds_order o) { return o == ck_lds_order::k0_l_2024 ? "k0_l_2024" : "l_k0_2025"; }
 
 template <class Enum, std::size_t N>
 Enum enum_named(const std::string& s, const Enum (&all)[N], const char* what) {
@@ -89,6 +106,34 @@ crosscheck_point gemm_point(index_t mn, index_t k, programs::gemm_lds_layout lay
   p.grid = static_cast<int>((mn / p.gemm.m_per_block) * (mn / p.gemm.n_per_block));
   p.name = "gemm fp32 " + std::to_string(mn) + "x" + std::to_string(mn) + "x" + std::to_string(k) + " " + name_of(layout);
   return p;
+}
+
+// Every sm90 case of every example (the GPU here is NVIDIA), named "example NAME: CASE".
+std::vector<crosscheck_point> example_points() {
+  std::vector<crosscheck_point> v;
+  auto add = [&v](program_kind kind, const std::string& example, const std::string& name, int grid, int block) {
+    crosscheck_point p;
+    p.program = kind;
+    p.example = example;
+    p.name = "example " + example + ": " + name;
+    p.grid = grid;
+    p.block = block;
+    p.wave_size = sim::arch_named("sm90").wave_size;
+    v.push_back(p);
+    return &v.back();
+  };
+  for (const examples::lds_index_swap_case& c : examples::lds_index_swap_cases())
+    if (c.arch == "sm90") add(program_kind::copy_fp16, "lds-index-swap", c.name, 1, c.block)->copy = c.params;
+  for (const examples::cute_swizzle_case& c : examples::cute_swizzle_cases())
+    if (c.arch == "sm90") add(program_kind::copy_fp16, "cute-swizzle", c.name, 1, c.block)->copy = c.params;
+  for (const examples::morton_case& c : examples::morton_cases())
+    if (c.arch == "sm90") add(program_kind::morton_f32, "morton", c.name, c.grid, c.block)->morton = c.params;
+  for (const examples::gemm_case& c : examples::gemm_cases())
+    if (c.arch == "sm90")
+      add(program_kind::gemm_fp32, "gemm", c.name, programs::gemm_workgroups(c.params), c.block)->gemm = c.params;
+  for (const examples::conv_case& c : examples::conv_cases())
+    if (c.arch == "sm90") add(program_kind::conv_f32, "conv", c.name, c.grid, c.block)->conv = c.params;
+  return v;
 }
 
 template <class T>
@@ -151,6 +196,7 @@ std::vector<crosscheck_point> catalogue() {
   for (copy_lds_layout l : {copy_lds_layout::row_major, copy_lds_layout::padded, copy_lds_layout::ck_xor,
                             copy_lds_layout::cute_swizzle})
     v.push_back(sweep_point(l, 1024));
+  for (crosscheck_point& p : example_points()) v.push_back(std::move(p));
   return v;
 }
 
@@ -158,8 +204,24 @@ json_value to_json(const crosscheck_point& p) {
   json_value v;
   v.set("name", p.name);
   v.set("program", name_of(p.program));
+  if (!p.example.empty()) v.set("example", p.example);
   json_value params;
-  if (p.program == program_kind::gemm_fp32) {
+  if (p.program == program_kind::morton_f32) {
+    const examples::morton_params& m = p.morton;
+    params.set("height", static_cast<long long>(m.height));
+    params.set("width", static_cast<long long>(m.width));
+    params.set("tile", static_cast<long long>(m.tile));
+    params.set("footprint_rows", static_cast<long long>(m.footprint_rows));
+    params.set("footprint_cols", static_cast<long long>(m.footprint_cols));
+    params.set("layout", static_cast<int>(m.layout));
+    params.set("staging", static_cast<int>(m.staging));
+  } else if (p.program == program_kind::conv_f32) {
+    const examples::conv_params& c = p.conv;
+    params.set("mode", static_cast<int>(c.mode));
+    for (const auto& [key, value] : {std::pair<const char*, index_t>{"n", c.n}, {"h", c.h}, {"w", c.w}, {"c_in", c.c_in},
+                                     {"c_out", c.c_out}, {"r", c.r}, {"s", c.s}})
+      params.set(key, static_cast<long long>(value));
+  } else if (p.program == program_kind::gemm_fp32) {
     const programs::gemm_params& g = p.gemm;
     params.set("m", static_cast<long long>(g.m));
     params.set("n", static_cast<long long>(g.n));
@@ -179,7 +241,9 @@ json_value to_json(const crosscheck_point& p) {
     params.set("cols", static_cast<long long>(c.cols));
     params.set("vector", static_cast<long long>(c.vector));
     params.set("layout", name_of(c.layout));
-    params.set("read", c.read == programs::copy_read_order::lanes_down_rows ? "lanes_down_rows" : "same_as_write");
+    params.set("read", name_of(c.read));
+    params.set("lane_rows", static_cast<long long>(c.lane_rows));
+    params.set("ck_order", name_of(c.ck_order));
     params.set("pad", static_cast<long long>(c.pad));
     params.set("swizzle_bits", c.swizzle_bits);
     params.set("swizzle_base", c.swizzle_base);
@@ -202,8 +266,14 @@ crosscheck_point point_from_json(const json_value& v) {
   p.name = v["name"].string();
   p.program = enum_named(v["program"].string(),
                          {program_kind::copy_fp16, program_kind::copy_fp32, program_kind::gemm_fp32,
-                          program_kind::lds_sweep_u32},
+                          program_kind::lds_sweep_u32, program_kind::morton_f32, program_kind::conv_f32},
                          "program");
+  if (const json_value* example = v.get("example")) {  // a reference program's case: its parameters live in examples/
+    for (const crosscheck_point& known : catalogue())
+      if (known.name == p.name && known.example == example->string() && known.program == p.program) return known;
+    throw json_error("the recording's point \"" + p.name + "\" is no case of example " + example->string() +
+                     " any more (examples/ renamed or removed it)");
+  }
   const json_value& q = v["params"];
   auto n = [&](const char* key) { return static_cast<index_t>(q[key].number()); };
   if (p.program == program_kind::gemm_fp32) {
@@ -221,10 +291,13 @@ crosscheck_point point_from_json(const json_value& v) {
                           {copy_lds_layout::row_major, copy_lds_layout::padded, copy_lds_layout::ck_xor,
                            copy_lds_layout::cute_swizzle},
                           "layout");
-    const std::string read = q["read"].string();
-    if (read != "lanes_down_rows" && read != "same_as_write") throw json_error("unknown read order \"" + read + "\"");
-    c.read = read == "lanes_down_rows" ? programs::copy_read_order::lanes_down_rows
-                                       : programs::copy_read_order::same_as_write;
+    c.read = enum_named(q["read"].string(),
+                        {programs::copy_read_order::same_as_write, programs::copy_read_order::lanes_down_rows,
+                         programs::copy_read_order::gemm_operand},
+                        "read order");
+    if (const json_value* r = q.get("lane_rows")) c.lane_rows = static_cast<index_t>(r->number());
+    if (const json_value* o = q.get("ck_order"))
+      c.ck_order = enum_named(o->string(), {ck_lds_order::l_k0_2025, ck_lds_order::k0_l_2024}, "ck order");
     c.swizzle_bits = static_cast<int>(n("swizzle_bits"));
     c.swizzle_base = static_cast<int>(n("swizzle_base"));
     c.swizzle_shift = static_cast<int>(n("swizzle_shift"));
@@ -250,6 +323,33 @@ point_inputs make_inputs(const crosscheck_point& p, std::uint64_t seed) {
     in.output_slot = q.c;
     in.output_rows = q.m;
     in.output_cols = q.n;
+    return in;
+  }
+  if (p.program == program_kind::morton_f32) {  // the image stored in the point's layout, output -1
+    const examples::morton_params& m = p.morton;
+    std::vector<float> stored(static_cast<std::size_t>(m.height * m.width));
+    for (float& x : stored) {
+      x = unit_float(g);
+      if (x == -1.0f) x = 0.5f;  // never the poison
+    }
+    in.buffers = {bytes_of(stored), bytes_of(std::vector<float>(stored.size(), -1.0f))};
+    in.output_slot = m.output;
+    in.output_rows = m.height;
+    in.output_cols = m.width;
+    return in;
+  }
+  if (p.program == program_kind::conv_f32) {  // NHWC input, KRSC weights, output NaN
+    const examples::conv_params& c = p.conv;
+    std::vector<float> x(static_cast<std::size_t>(examples::conv_input_count(c))),
+        w(static_cast<std::size_t>(examples::conv_weight_count(c)));
+    for (float& e : x) e = unit_float(g);
+    for (float& e : w) e = unit_float(g);
+    const index_t outputs = examples::conv_output_count(c);
+    in.buffers = {bytes_of(x), bytes_of(w),
+                  bytes_of(std::vector<float>(static_cast<std::size_t>(outputs), std::numeric_limits<float>::quiet_NaN()))};
+    in.output_slot = c.output;
+    in.output_cols = c.c_out;
+    in.output_rows = outputs / c.c_out;
     return in;
   }
   const programs::copy_params& tile = p.program == program_kind::lds_sweep_u32 ? p.sweep.tile : p.copy;
@@ -343,6 +443,20 @@ simulated simulate(const crosscheck_point& p, const point_inputs& in) {
     s.run = sim::run(l, std::move(mem), [&q](sim::thread_context& ctx) { programs::gemm_tile(ctx, q); });
     s.buffers = {bytes_of(s.run.memory.get<float>(0)), bytes_of(s.run.memory.get<float>(1)),
                  bytes_of(s.run.memory.get<float>(2))};
+  } else if (p.program == program_kind::morton_f32) {
+    mem.add<float>("in", typed<float>(in.buffers[0]));
+    mem.add<float>("out", typed<float>(in.buffers[1]));
+    const examples::morton_params q = p.morton;
+    s.run = sim::run(l, std::move(mem), [&q](sim::thread_context& ctx) { examples::morton_read<float>(ctx, q); });
+    s.buffers = {bytes_of(s.run.memory.get<float>(0)), bytes_of(s.run.memory.get<float>(1))};
+  } else if (p.program == program_kind::conv_f32) {
+    mem.add<float>("in", typed<float>(in.buffers[0]));
+    mem.add<float>("w", typed<float>(in.buffers[1]));
+    mem.add<float>("out", typed<float>(in.buffers[2]));
+    const examples::conv_params q = p.conv;
+    s.run = sim::run(l, std::move(mem), [&q](sim::thread_context& ctx) { examples::conv(ctx, q); });
+    s.buffers = {bytes_of(s.run.memory.get<float>(0)), bytes_of(s.run.memory.get<float>(1)),
+                 bytes_of(s.run.memory.get<float>(2))};
   } else if (p.program == program_kind::lds_sweep_u32) {
     mem.add<std::uint32_t>("in", typed<std::uint32_t>(in.buffers[0]));
     mem.add<std::uint32_t>("out", typed<std::uint32_t>(in.buffers[1]));
@@ -402,6 +516,36 @@ output_check check_output(const crosscheck_point& p, const point_inputs& in, con
     }
     return who + " (row " + std::to_string(r) + ", col " + std::to_string(col) + ")";
   };
+  if (p.program == program_kind::morton_f32) {  // out(y, x) == in[layout(y, x)], bit for bit
+    const examples::morton_params& m = p.morton;
+    const std::vector<float> stored = typed<float>(in.buffers[0]), got = typed<float>(out);
+    c.method = "bit-exact: out(y, x) == in[layout(y, x)]";
+    c.compared = m.height * m.width;
+    examples::with_texel_layout(m.layout, m.height, m.width, m.tile, [&](const auto& layout) {
+      for (index_t y = 0; y < m.height; ++y)
+        for (index_t x = 0; x < m.width; ++x) {
+          const float want = stored[static_cast<std::size_t>(layout.calculate_offset({y, x}))];
+          const float have = got[static_cast<std::size_t>(y * m.width + x)];
+          if (std::bit_cast<std::uint32_t>(want) == std::bit_cast<std::uint32_t>(have)) continue;
+          if (c.mismatches++ == 0) {
+            char buf[128];
+            std::snprintf(buf, sizeof buf, "texel (%lld, %lld): expected %.9g, got %.9g", static_cast<long long>(y),
+                          static_cast<long long>(x), want, have);
+            c.first_mismatch = buf;
+          }
+        }
+    });
+    return c;
+  }
+  if (p.program == program_kind::conv_f32) {  // examples/conv's Eigen check
+    const examples::conv_check r =
+        examples::check_conv_result(p.conv, typed<float>(in.buffers[0]), typed<float>(in.buffers[1]), typed<float>(out));
+    c.method = "|out - Eigen| <= K * 2^-23 * sum|a*b| (examples/conv)";
+    c.compared = examples::conv_output_count(p.conv);
+    c.mismatches = r.passed ? 0 : 1;  // the check stops at the first element that is off
+    if (!r.passed) c.first_mismatch = r.text;
+    return c;
+  }
   if (p.program == program_kind::lds_sweep_u32) {  // the sweep: in * iterations, then as a copy
     point_inputs expected = in;
     const std::vector<std::uint32_t> x = typed<std::uint32_t>(in.buffers[0]);

@@ -1,15 +1,17 @@
 // tilesim/gpu/crosscheck/crosscheck.hpp: one program, one parameter point, run twice: simulator and GPU.
 //
 // DEFINITION. A crosscheck_point is a built-in program (copy of fp16 or fp32, fp32 GEMM, the LDS-bound
-// 32-bit sweep) with its
-// parameters and launch. For a point and a seed:
+// 32-bit sweep) or a reference program of examples/ (every sm90 case of every example: LDS index swapping and
+// CuTe swizzle run the fp16 copy, the 32x32x8 GEMM runs gemm_tile, Morton reads and convolutions their own
+// programs) with its parameters and launch. For a point and a seed:
 //   make_inputs    fresh random inputs (replayable from the seed) and outputs poisoned (fp16 0xFFFF, fp32
 //                  -1.0 for copies, NaN for GEMM's C; random copy data never holds the poison)
 //   simulate       runs the program on the simulator for sm90 (wave 32) and totals what Nsight Compute
 //                  counts: LDS wavefronts and instructions (ld, st), global sectors and instructions (ld,
 //                  st), and the slowest workgroup's predicted cycles
 //   check_output   compares an output (GPU or simulator) with the truth: bit for bit against the input for
-//                  copies; for GEMM against C = A * B^T computed by Eigen in double, per element within
+//                  copies and Morton reads (the input read back through its layout); for GEMM and
+//                  convolution (examples/conv's check) against C = A * B^T computed by Eigen in double, per element within
 //                  k * 2^-23 * sum_k |a_ik * b_jk| (twice the classic recursive-summation bound, any order,
 //                  FMA or not); the first mismatch names block, thread, coordinate and both values
 //
@@ -33,6 +35,8 @@
 #include "gpu/crosscheck/json.hpp"
 #include "gpu/device_run.hpp"
 #include "sim/engine/run_result.hpp"
+#include "examples/conv/conv_program.hpp"
+#include "examples/morton/morton_program.hpp"
 #include "sim/programs/copy.hpp"
 #include "sim/programs/gemm_tile.hpp"
 #include "sim/programs/lds_sweep.hpp"
@@ -40,7 +44,7 @@
 
 namespace tilesim::gpu {
 
-enum class program_kind { copy_fp16, copy_fp32, gemm_fp32, lds_sweep_u32 };
+enum class program_kind { copy_fp16, copy_fp32, gemm_fp32, lds_sweep_u32, morton_f32, conv_f32 };
 
 struct crosscheck_point {
   std::string name;  // "copy fp16 64x32 v8 ck_xor"
@@ -48,14 +52,19 @@ struct crosscheck_point {
   programs::copy_params copy{};
   programs::gemm_params gemm{};
   programs::lds_sweep_params sweep{};
+  examples::morton_params morton{};
+  examples::conv_params conv{};
+  std::string example;  // examples/' example name ("lds-index-swap") for a reference program's case, else ""
   int grid = 1, block = 256, wave_size = 32;
 };
 
-// Every program at several parameter points (LDS layouts, tile shapes, element types).
+// Every built-in program at several parameter points (LDS layouts, tile shapes, element types), then every
+// sm90 case of every example (named "example NAME: CASE").
 std::vector<crosscheck_point> catalogue();
 
 json_value to_json(const crosscheck_point& p);
-// The point a recording describes; throws json_error naming a missing or unknown field.
+// The point a recording describes; throws json_error naming a missing or unknown field. An example's case is
+// found by name in catalogue() (its parameters live in examples/); one that is gone is a json_error.
 crosscheck_point point_from_json(const json_value& v);
 
 struct point_inputs {

@@ -12,6 +12,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -96,6 +97,63 @@ TEST_CASE("a GEMM result off by more than k * 2^-23 * sum|a*b| is a mismatch; wi
   const output_check bad = check_output(p, in, broken, &s);
   CHECK(bad.mismatches == 1);
   CHECK(bad.first_mismatch.find("block 0 thread 0 (row 0, col 0): expected") == 0);
+}
+
+// The first catalogue point of `kind` (fails the test when there is none).
+crosscheck_point first_of(program_kind kind) {
+  for (const crosscheck_point& q : catalogue())
+    if (q.program == kind) return q;
+  FAIL("no catalogue point runs that program");
+  throw;
+}
+
+TEST_CASE("every example's sm90 cases are catalogue points, and their outputs check on the simulator") {
+  std::map<std::string, int> per_example;
+  for (const crosscheck_point& p : catalogue()) {
+    if (p.example.empty()) continue;
+    CAPTURE(p.name);
+    ++per_example[p.example];
+    CHECK(p.name.rfind("example " + p.example + ": ", 0) == 0);
+    CHECK(p.wave_size == 32);
+    const point_inputs in = make_inputs(p, 21);
+    const simulated s = simulate(p, in);
+    CHECK(s.run.clean());
+    CHECK(check_output(p, in, s.buffers, &s).mismatches == 0);
+    CHECK(check_output(p, in, in.buffers, &s).mismatches > 0);  // the poisoned output is caught
+  }
+  CHECK(per_example == std::map<std::string, int>{{"conv", 6}, {"cute-swizzle", 9}, {"gemm", 3},
+                                                  {"lds-index-swap", 4}, {"morton", 4}});
+}
+
+TEST_CASE("a Morton read off by one texel is a mismatch naming the texel; a convolution off by 0.5 names its element") {
+  const crosscheck_point m = first_of(program_kind::morton_f32);
+  point_inputs in = make_inputs(m, 4);
+  simulated s = simulate(m, in);
+  std::vector<byte_buffer> broken = s.buffers;
+  broken[1][4 * (3 * 64 + 5)] ^= 0x01;  // texel (3, 5) of the 64-wide output
+  const output_check c = check_output(m, in, broken, &s);
+  CHECK(c.mismatches == 1);
+  CHECK(c.first_mismatch.rfind("texel (3, 5): expected ", 0) == 0);
+
+  const crosscheck_point v = first_of(program_kind::conv_f32);
+  in = make_inputs(v, 4);
+  s = simulate(v, in);
+  CHECK(check_output(v, in, s.buffers, &s).mismatches == 0);
+  broken = s.buffers;
+  float o;
+  std::memcpy(&o, broken[2].data(), 4);
+  o += 0.5f;
+  std::memcpy(broken[2].data(), &o, 4);
+  const output_check bad = check_output(v, in, broken, &s);
+  CHECK(bad.mismatches == 1);
+  CHECK(bad.first_mismatch.rfind("out(n, ho, wo, co) = (0, 0, 0, 0) = ", 0) == 0);
+}
+
+TEST_CASE("a recorded example case that examples/ no longer has is an error naming it") {
+  const crosscheck_point m = first_of(program_kind::morton_f32);
+  std::string text = dump(to_json(m));
+  text.replace(text.find(m.name), m.name.size(), "example morton: a case that is gone");
+  CHECK_THROWS_WITH_AS(point_from_json(parse_json(text)), doctest::Contains("a case that is gone"), json_error);
 }
 
 TEST_CASE("every recording in gpu/recordings replays on the simulator: counters exact, outputs equal") {

@@ -69,6 +69,8 @@ device_result run_on_device(const crosscheck_point& p, const point_inputs& in, s
     case program_kind::copy_fp32: return run_copy_f32_on_device(p.copy, l, in.buffers);
     case program_kind::gemm_fp32: return run_gemm_on_device(p.gemm, l, in.buffers);
     case program_kind::lds_sweep_u32: return run_lds_sweep_on_device(p.sweep, l, in.buffers);
+    case program_kind::morton_f32: return run_morton_on_device(p.morton, l, in.buffers);
+    case program_kind::conv_f32: return run_conv_on_device(p.conv, l, in.buffers);
   }
   throw std::logic_error("unknown program");
 }
@@ -79,6 +81,8 @@ const char* kernel_of(program_kind k) {
     case program_kind::copy_fp32: return "copy_f32_kernel";
     case program_kind::gemm_fp32: return "gemm_f32_kernel";
     case program_kind::lds_sweep_u32: return "lds_sweep_u32_kernel";
+    case program_kind::morton_f32: return "morton_f32_kernel";
+    case program_kind::conv_f32: return "conv_f32_kernel";
   }
   return "?";
 }
@@ -90,7 +94,8 @@ std::size_t lds_bytes_of(const crosscheck_point& p) {
   auto add = [&](index_t elements, std::size_t element_bytes) {
     bytes = (bytes + 15) / 16 * 16 + static_cast<std::size_t>(elements) * element_bytes;
   };
-  if (p.program == program_kind::gemm_fp32) {
+  if (p.program == program_kind::gemm_fp32 || p.program == program_kind::morton_f32 ||
+      p.program == program_kind::conv_f32) {
     point_inputs in = make_inputs(p, 0);  // cheap next to a run; keeps one source of truth: the simulator
     return simulate(p, in).lds_bytes;
   }
