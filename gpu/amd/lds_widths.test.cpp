@@ -7,17 +7,28 @@
 // kernel's LDS instructions with their widths: ds_read_b128 is a 16-byte load, ds_write_b16 a 2-byte store,
 // ds_read_u16 a 2-byte load, ds_read2_b64 two 8-byte loads in one instruction. It runs the same programs on
 // the simulator (wave 64: the gfx942 table's wave size; 256 threads) and collects the (load|store, bytes)
-// of every LDS instruction the simulator priced. Three checks, from weakest to strongest:
+// of every LDS instruction the simulator priced. The example kernels (morton_f32_kernel, conv_f32_kernel)
+// take layout, staging and mode at run time, so their simulation is their example's gfx942 (wave 64) cases
+// (examples::morton_cases(), conv_cases()), not one parameter set. Every kernels.cu kernel must be one this
+// test knows; one whose program uses LDS (the simulator prices an LDS access somewhere in its range) must
+// hold ds_ instructions (none at all means the parser or the build is broken); one whose program uses no
+// LDS (conv: the simulator prices no LDS access) must hold no ds_ memory instruction. Then three checks,
+// from weakest to strongest:
 //   1. default point, kernels.cu: every width the simulator priced at the program's default parameters
-//      (copy fp16 and fp32: copy_params{}; gemm fp32: gemm_params{}; lds sweep u32: 32 x 32, vector 4) is
-//      in the kernel; the kernel's other widths are listed (MESSAGE). The kernels take their parameters at
-//      run time, so device_buffer's switch gives them an instruction for every width a vector may have:
-//      this alone cannot fail on an extra width.
-//   2. parameter range, kernels.cu: every width the simulator prices over the program's range (vector 1, 2,
-//      4, 8 x every LDS layout x read order, clean runs) has an instruction in the kernel, and every LDS
-//      instruction of the kernel has such a width or the element's width (device_buffer's element-wise
-//      fallback for misaligned or odd-sized vectors, never executed where the simulator runs clean; named
-//      by MESSAGE where the range has no such width, as for lds_sweep_u32_kernel's 4-byte instructions).
+//      (copy fp16 and fp32: copy_params{}; gemm fp32: gemm_params{}; lds sweep u32: 32 x 32, vector 4;
+//      morton fp32 and conv fp32: the union over the example's gfx942 cases) is in the kernel; the kernel's
+//      other widths are listed (MESSAGE). The kernels take their parameters at run time, so
+//      device_buffer's switch gives them an instruction for every width a vector may have: this alone
+//      cannot fail on an extra width.
+//   2. parameter range, kernels.cu: every width the simulator prices over the program's range (clean runs
+//      of: copy and the sweep, vector 1, 2, 4, 8 x every LDS layout, ck_xor in both unmerge orders, x
+//      every read order, gemm_operand at lane rows 32 and 16 on the tile it needs; gemm, vector x layout;
+//      morton, the gfx942 cases x every staging; conv, the gfx942 cases) has an instruction in the kernel,
+//      and every LDS instruction of the kernel has such a width or the element's width (device_buffer's
+//      element-wise fallback for misaligned or odd-sized vectors, never executed where the simulator runs
+//      clean; named by MESSAGE where the range has no such width, as for lds_sweep_u32_kernel's 4-byte
+//      instructions). A program with no LDS width in its range is held by the no-ds_ check above instead
+//      (no LDS buffer, so no fallback: every ds_ memory instruction of its kernel fails there).
 //   3. pinned points, lds_width_kernels.hip: per point of gpu/amd/lds_width_points.hpp, the simulator prices
 //      exactly the point's widths and the point's kernel (the same program, constant parameters, LDS buffers
 //      pinned to those widths) holds LDS instructions of exactly those widths and no others; so the backend
@@ -30,6 +41,8 @@
 // ds_read_b128 (2, 4, 8, 16 bytes), stores ds_write_b16 ... ds_write_b128; the simulator prices loads and
 // stores of 16 bytes at copy_params{} (check 1 passes, 2/4/8 are listed) and 2, 4, 8, 16 over vector 1-8
 // (check 2 passes). lds_width_point_kernel<0> holds only ds_read_b128 and ds_write_b128 (check 3).
+// morton_f32_kernel: the simulator prices 4-byte LDS loads and stores (one texel per lane, staged in LDS Z
+// order in the gfx942 cases), which it must hold; conv_f32_kernel holds no ds_read or ds_write at all.
 //
 // INVARIANTS: a missing variable, file, arch or kernel fails with its name; every failure names the kernel,
 // the arch, the instruction (with its assembly line) and the widths on both sides.
@@ -600,7 +613,7 @@ const range_widths& widths_over_range(lds_width_program program) {
   }
   out.what = program == lds_width_program::gemm_fp32
                  ? "vector 1, 2, 4, 8 x layouts"
-                 : "vector 1, 2, 4, 8 x layouts (ck_xor in both orders) x read orders (gemm_operand at lane rows 32, 16)";
+                 : "vector 1, 2, 4, 8 x layouts (ck_xor in both orders) x read orders (gemm_operand at R 32, 16)";
   return cache[program] = out;
 }
 
@@ -623,7 +636,7 @@ TEST_CASE("amd: the assembly holds every kernel of gpu/kernels.cu and one pinned
     CAPTURE(arch);
     for (const program_info& p : programs_known)
       CHECK_MESSAGE(find_kernel(kernels, arch, p.kernel),
-                    p.kernel << " is not in the " << arch << " assembly of gpu/kernels.cu");
+                    p.kernel << " is not in the " << arch << " assembly of gpu/kernels.cu and gpu/kernels_o1.cu");
     for (int i = 0; i < gpu::amd::lds_width_point_count; ++i) {
       const std::string name = "lds_width_point_kernel<" + std::to_string(i) + ">";
       CHECK_MESSAGE(find_kernel(pinned, arch, name), name << " (" << std::string(lds_width_points[i].name) << ") is not in the "
@@ -643,8 +656,8 @@ TEST_CASE("amd: the assembly holds every kernel of gpu/kernels.cu and one pinned
     std::string memory;
     for (const lds_instruction& in : k.lds)
       if (in.shape != ds_shape::not_memory) memory += "\n  line " + std::to_string(in.line) + ": " + in.text;
-    CHECK_MESSAGE(memory.empty(), where(k) << ": the simulator prices no LDS access for " << program->name << " over "
-                                           << widths_over_range(program->id).what
+    CHECK_MESSAGE(memory.empty(), where(k) << ": the simulator prices no LDS access for " << std::string(program->name)
+                                           << " over " << widths_over_range(program->id).what
                                            << " (it uses no LDS), yet the kernel has ds_ memory instructions:" << memory);
   }
 }
@@ -689,20 +702,16 @@ TEST_CASE("amd: each kernel's LDS widths are exactly those the simulator prices 
     const std::string point = std::string(program->name) + " over " + range.what + " (" +
                               std::to_string(range.runs) + " clean runs, " + std::to_string(range.rejected) +
                               " parameter sets rejected or not clean)";
+    if (range.widths.empty()) continue;  // no LDS: the first test case holds the kernel to no ds_ memory instruction
     for (std::string& m : missing_widths(k, range.widths, point)) failures.push_back(std::move(m));
     // device_buffer moves a misaligned, partial or odd-sized vector element by element: instructions of the
     // element's width, which the simulator never prices (it reports such an access instead), and which are
     // never executed where it runs clean. They are allowed, and named when the range itself has no such width.
-    // A program without LDS has no LDS buffer, so no fallback either: every ds_ memory instruction fails.
-    const width_set fallback = range.widths.empty() ? width_set{}
-                                                    : width_set{{access_kind::load, program->element_bytes},
-                                                                {access_kind::store, program->element_bytes}};
+    const width_set fallback = {{access_kind::load, program->element_bytes}, {access_kind::store, program->element_bytes}};
     width_set allowed = range.widths;
     allowed.insert(fallback.begin(), fallback.end());
-    const std::string allowed_at = fallback.empty() ? point + " (no LDS: no device_buffer fallback either)"
-                                                    : point + " or device_buffer's element-wise fallback (" +
-                                                          std::to_string(program->element_bytes) + " bytes)";
-    for (std::string& m : unpriced_instructions(k, allowed, allowed_at))
+    for (std::string& m : unpriced_instructions(k, allowed, point + " or device_buffer's element-wise fallback ("
+                                                   + std::to_string(program->element_bytes) + " bytes)"))
       failures.push_back(std::move(m));
     for (const lds_width& w : fallback)
       if (!range.widths.count(w) && kernel_widths(k, allowed).count(w))
