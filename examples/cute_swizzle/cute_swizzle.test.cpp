@@ -95,7 +95,9 @@ TEST_CASE("cute-swizzle: every variant passes with output == input") {
 TEST_CASE("cute-swizzle: for fp16 the byte swizzle <B,4,3> at byte 2o is the element swizzle <B,3,3> at o, on rows of the atom's width") {
   // SW32 = <1,4,3> on 8 x 32 B (16 halves), SW64 = <2,4,3> on 8 x 64 B (32), SW128 = <3,4,3> on 8 x 128 B (64).
   const std::pair<int, index_t> atoms[] = {{1, 16}, {2, 32}, {3, 64}};
-  for (const auto& [bits, width] : atoms) {
+  for (const auto& atom : atoms) {  // no structured binding: clang 14 cannot capture one in CAPTURE
+    const int bits = atom.first;
+    const index_t width = atom.second;
     CAPTURE(bits);
     const auto d = make_cute_swizzle_descriptor(bits, 3, 3, 128, width);
     int differ = 0;
