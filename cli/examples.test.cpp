@@ -83,3 +83,20 @@ TEST_CASE("examples: an --svg-dir that cannot be made is exit 2, naming the path
   CHECK(r.err.find("--svg-dir: cannot create '" + file + "/sub'") != std::string::npos);
   std::filesystem::remove(file);
 }
+
+TEST_CASE("README.md's main-job table is exactly what tilesim examples prints today") {
+  const std::string readme = slurp("README.md");  // the test runs in the repository root
+  const std::size_t section = readme.find("## The main job: `tilesim examples`");
+  REQUIRE(section != std::string::npos);
+  const std::size_t open = readme.find("```text\n", section), close = readme.find("```\n", open + 8);
+  REQUIRE(open != std::string::npos);
+  REQUIRE(close != std::string::npos);
+  const std::string shown = readme.substr(open + 8, close - open - 8);
+  const result r = run_tilesim({"examples", "--no-svg"});
+  REQUIRE(r.code == 0);
+  // The table is the same line for line; the totals line names the folder scripts/run.sh writes to.
+  const std::string table = r.out.substr(0, r.out.find("\n\n") + 2);
+  CHECK(shown.substr(0, table.size()) == table);
+  const std::string totals = r.out.substr(table.size());  // "57 variants: 57 passed, 0 failed\n"
+  CHECK(shown.substr(table.size()) == totals.substr(0, totals.size() - 1) + "; 39 bank heat maps in build-release/heatmaps/\n");
+}
