@@ -20,41 +20,14 @@ using namespace tilesim::examples;
 
 namespace {
 
-// LDS wavefronts of the store and the load (summed over waves and instances) and their worst phase.
-struct lds_numbers {
-  long long store = 0, store_ideal = 0, load = 0, load_ideal = 0;
-  int store_ways = 0, load_ways = 0;
-};
-
-// Runs the case and prices it on its arch; keeps the run in *keep when asked.
-lds_numbers price(const cute_swizzle_case& c, sim::run_result* keep = nullptr) {
-  const sim::launch l = launch_on(c.arch, 1, c.block);
-  sim::run_result r = programs::run_copy<std::uint16_t>(
-      l, c.params, programs::copy_input<std::uint16_t>(programs::copy_elements(l, c.params)));
-  const sim::program_report rep = sim::make_program_report(sim::arch_named(c.arch), r);
-  lds_numbers n;
-  for (const sim::instruction_report& i : rep.instructions) {
-    if (i.label == "lds store") {
-      n.store = i.wavefronts;
-      n.store_ideal = i.ideal;
-      n.store_ways = i.max_ways;
-    } else if (i.label == "lds load") {
-      n.load = i.wavefronts;
-      n.load_ideal = i.ideal;
-      n.load_ways = i.max_ways;
-    }
-  }
-  if (keep) *keep = std::move(r);
-  return n;
-}
-
 // The case named `name` on `arch`.
-cute_swizzle_case find_case(const std::string& name, const std::string& arch) {
-  for (const cute_swizzle_case& c : cute_swizzle_cases())
-    if (c.name == name && c.arch == arch) return c;
-  FAIL("no case " << name << " on " << arch);
-  return {};
+const copy_case& find_case(const std::string& name, const std::string& arch) {
+  static const std::vector<copy_case> cases = cute_swizzle_cases();
+  return find_copy_case(cases, name, arch);
 }
+
+// Runs the case and prices its LDS store and load on its arch.
+copy_lds_cost price(const copy_case& c, sim::run_result* keep = nullptr) { return price_copy_case(c, keep); }
 
 // CuTe's Swizzle<B,M,S> on one offset (S > 0): the B bits at M+S are XOR-ed into the B bits at M.
 constexpr index_t cute_apply(int b, int m, int s, index_t o) {
@@ -182,7 +155,7 @@ TEST_CASE("cute-swizzle: LDS wavefronts actual / ideal of the store and the load
   for (const expected& e : table) {
     CAPTURE(e.name);
     CAPTURE(e.arch);
-    const lds_numbers n = price(find_case(e.name, e.arch));
+    const copy_lds_cost n = price(find_case(e.name, e.arch));
     CHECK(n.store == e.store);
     CHECK(n.store_ideal == e.store_ideal);
     CHECK(n.load == e.load);

@@ -1,10 +1,6 @@
 // tilesim/examples/cute_swizzle/cute_swizzle_variants.cpp: the cases and their runs (see the header).
 #include "examples/cute_swizzle/cute_swizzle_variants.hpp"
 
-#include <cstdint>
-
-#include "sim/programs/copy_run.hpp"
-
 namespace tilesim::examples {
 
 namespace {
@@ -29,24 +25,6 @@ programs::copy_params half_tile(index_t width, int bits, index_t lane_rows) {
     p.swizzle_shift = 3;  // the key: the bits from element 64 = byte 128 up
   }
   return p;
-}
-
-// Copies the case's tile once on one workgroup and compares the output with the input element by element.
-outcome run_case(const cute_swizzle_case& c) {
-  const sim::launch l = launch_on(c.arch, 1, c.block);
-  const std::vector<std::uint16_t> input = programs::copy_input<std::uint16_t>(programs::copy_elements(l, c.params));
-  outcome o;
-  o.run = programs::run_copy<std::uint16_t>(l, c.params, input);
-  const std::vector<std::uint16_t> out = o.run.memory.get<std::uint16_t>(1);
-  for (std::size_t i = 0; i < input.size(); ++i)
-    if (i >= out.size() || out[i] != input[i]) {
-      o.check = "out[" + std::to_string(i) + "] = " + (i < out.size() ? std::to_string(out[i]) : "missing") +
-                ", expected " + std::to_string(input[i]);
-      return o;
-    }
-  o.passed = out.size() == input.size();
-  o.check = o.passed ? "output == input" : "the output holds " + std::to_string(out.size()) + " elements";
-  return o;
 }
 
 }  // namespace
@@ -75,7 +53,7 @@ std::vector<cute_swizzle_case> cute_swizzle_cases() {
 std::vector<variant> cute_swizzle_variants() {
   std::vector<variant> out;
   for (const cute_swizzle_case& c : cute_swizzle_cases())
-    out.push_back({"cute-swizzle", c.name, c.arch, [c] { return run_case(c); }});
+    out.push_back({"cute-swizzle", c.name, c.arch, [c] { return run_copy_case(c); }});
   return out;
 }
 

@@ -34,17 +34,14 @@
 #include <string>
 #include <vector>
 
+#include "examples/copy_case.hpp"
 #include "examples/example.hpp"
 #include "sim/programs/copy.hpp"
 
 namespace tilesim::examples {
 
-struct cute_swizzle_case {
-  std::string name;             // "Swizzle<3,3,3> 8x64"
-  std::string arch;             // "sm90" (sim::arch_named)
-  programs::copy_params params; // the copy: rows x W fp16, vector 8, cute_swizzle or row_major, gemm_operand read
-  int block;                    // threads of the one workgroup: 256
-};
+// A case is a copy of the tile on one workgroup (examples/copy_case.hpp).
+using cute_swizzle_case = copy_case;
 
 // Every case: sm90 (ldmatrix read) on 128 x 64 halves with no swizzle and Swizzle<1|2|3,3,3>, the GMMA
 // atoms SW32 / SW64 / SW128 with their unswizzled baselines (128 x 16, 128 x 32, 128 x 64), and gfx942

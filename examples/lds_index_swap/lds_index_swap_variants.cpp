@@ -1,10 +1,6 @@
 // tilesim/examples/lds_index_swap/lds_index_swap_variants.cpp: the cases and their runs (see the header).
 #include "examples/lds_index_swap/lds_index_swap_variants.hpp"
 
-#include <cstdint>
-
-#include "sim/programs/copy_run.hpp"
-
 namespace tilesim::examples {
 
 namespace {
@@ -24,24 +20,6 @@ programs::copy_params a_tile(copy_lds_layout layout, ck_lds_order order, index_t
   p.ck_banks = ck_banks;
   p.ck_order = order;
   return p;
-}
-
-// Copies the case's tile once on one workgroup and compares the output with the input element by element.
-outcome run_case(const lds_index_swap_case& c) {
-  const sim::launch l = launch_on(c.arch, 1, c.block);
-  const std::vector<std::uint16_t> input = programs::copy_input<std::uint16_t>(programs::copy_elements(l, c.params));
-  outcome o;
-  o.run = programs::run_copy<std::uint16_t>(l, c.params, input);
-  const std::vector<std::uint16_t> out = o.run.memory.get<std::uint16_t>(1);
-  for (std::size_t i = 0; i < input.size(); ++i)
-    if (i >= out.size() || out[i] != input[i]) {
-      o.check = "out[" + std::to_string(i) + "] = " + (i < out.size() ? std::to_string(out[i]) : "missing") +
-                ", expected " + std::to_string(input[i]);
-      return o;
-    }
-  o.passed = out.size() == input.size();
-  o.check = o.passed ? "output == input" : "the output holds " + std::to_string(out.size()) + " elements";
-  return o;
 }
 
 }  // namespace
@@ -82,7 +60,7 @@ std::vector<lds_index_swap_case> lds_index_swap_cases() {
 std::vector<variant> lds_index_swap_variants() {
   std::vector<variant> out;
   for (const lds_index_swap_case& c : lds_index_swap_cases())
-    out.push_back({"lds-index-swap", c.name, c.arch, [c] { return run_case(c); }});
+    out.push_back({"lds-index-swap", c.name, c.arch, [c] { return run_copy_case(c); }});
   return out;
 }
 

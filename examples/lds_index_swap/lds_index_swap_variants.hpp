@@ -35,17 +35,14 @@
 #include <string>
 #include <vector>
 
+#include "examples/copy_case.hpp"
 #include "examples/example.hpp"
 #include "sim/programs/copy.hpp"
 
 namespace tilesim::examples {
 
-struct lds_index_swap_case {
-  std::string name;             // "ck-xor 2025, mfma read"
-  std::string arch;             // "gfx942" (sim::arch_named)
-  programs::copy_params params; // the copy: 128 x 32 fp16, vector 8, layout, gemm_operand read
-  int block;                    // threads of the one workgroup: 256
-};
+// A case is a copy of the tile on one workgroup (examples/copy_case.hpp).
+using lds_index_swap_case = copy_case;
 
 // Every case: {row-major, padded, ck-xor 2024, ck-xor 2025} x {gfx90a, gfx942, gfx950 (MFMA read), sm90
 // (ldmatrix read)}, then gfx950 with the 32-bank MLdsLayer (L = 2) in both CK orders.
