@@ -131,7 +131,7 @@ TILESIM_HOST_DEVICE constexpr violation check_conv(const conv_params& p, index_t
       p.r * p.s > max_extent || p.r * p.s * p.c_in > max_extent)
     return broken_unless(false, rule::extent_too_large, where, {"N*Ho*Wo", pixels * wo}, {"COut", p.c_out},
                          {"R*S", p.r * p.s}, {"CIn", p.c_in});
-  const rule split = rule::pattern_not_dividing;
+  const rule split = rule::launch_split_not_exact;
   const index_t outputs = pixels * wo * p.c_out;
   if (grid * block != outputs)
     return broken_unless(false, split, "conv: one output per thread", {"grid * block", grid * block},

@@ -130,10 +130,10 @@ TEST_CASE("the layout rules name their values, the same for all three builds") {
   CHECK(six.first == rule::morton_length_not_power_of_two);
   CHECK(six.second.find("(tile = 6)") != std::string::npos);
   const auto big = all_three(64, 64, 64);
-  CHECK(big.first == rule::encoding_too_large);
+  CHECK(big.first == rule::tile_too_large);
   CHECK(big.second.find("(tile = 64, max tile = 32)") != std::string::npos);
   const auto ragged = all_three(20, 64, 8);
-  CHECK(ragged.first == rule::sfc_vector_not_dividing);
+  CHECK(ragged.first == rule::tile_not_dividing);
   CHECK(ragged.second.find("(height = 20, width = 64, tile = 8)") != std::string::npos);
   CHECK(all_three(16, 16, 8).first == rule::none);
 }
@@ -141,13 +141,13 @@ TEST_CASE("the layout rules name their values, the same for all three builds") {
 TEST_CASE("the program's parameter rules name their values; a rejected launch is a run_error") {
   morton_params p;  // 64 x 64, T = 8, 8x4 footprints
   CHECK(!check_morton_params(p, 32, 256, 8));
-  CHECK(check_morton_params(p, 64, 256, 8).what == rule::pattern_not_dividing);  // 8x4 != 64 lanes
-  CHECK(check_morton_params(p, 32, 256, 4).what == rule::pattern_not_dividing);  // 8 bands, grid 4
-  CHECK(check_morton_params(p, 32, 96 * 2, 8).what == rule::pattern_not_dividing);  // 16 footprints, 6 waves
+  CHECK(check_morton_params(p, 64, 256, 8).what == rule::launch_split_not_exact);  // 8x4 != 64 lanes
+  CHECK(check_morton_params(p, 32, 256, 4).what == rule::launch_split_not_exact);  // 8 bands, grid 4
+  CHECK(check_morton_params(p, 32, 96 * 2, 8).what == rule::launch_split_not_exact);  // 16 footprints, 6 waves
   p.footprint_rows = 4;
   p.footprint_cols = 8;
   p.staging = texel_staging::lds_morton;  // a 4-row band cannot hold 8x8 tiles
-  CHECK(check_morton_params(p, 32, 256, 16).what == rule::sfc_vector_not_dividing);
+  CHECK(check_morton_params(p, 32, 256, 16).what == rule::tile_not_dividing);
   p.staging = texel_staging::direct;
   CHECK(!check_morton_params(p, 32, 256, 16));
   try {

@@ -30,7 +30,7 @@
 //
 // INVARIANTS: every layout is a bijection of [0, H) x [0, W) onto [0, H*W); (a), (b) and (c) agree on every
 // texel; rejected parameters (T not a power of two or above 2^5, T not dividing H or W) fail the same rules
-// for all three (spec/rules.hpp: morton_length_not_power_of_two, encoding_too_large, sfc_vector_not_dividing).
+// for all three (spec/rules.hpp: morton_length_not_power_of_two, tile_too_large, tile_not_dividing).
 //
 // THE PROGRAM (morton_read<T>(ctx, params); T = float). Workgroup b handles the band of footprint_rows rows
 // starting at y0 = b * footprint_rows, all W columns. The band is cut into footprints of footprint_rows x
@@ -115,11 +115,11 @@ TILESIM_HOST_DEVICE constexpr violation check_morton_tiled(index_t height, index
   if (violation v = broken_unless(is_power_of_two(tile), rule::morton_length_not_power_of_two, "morton_tiled",
                                   {"tile", tile}))
     return v;
-  if (violation v = broken_unless(tile <= (index_t{1} << morton_max_tile_bits), rule::encoding_too_large,
+  if (violation v = broken_unless(tile <= (index_t{1} << morton_max_tile_bits), rule::tile_too_large,
                                   "morton_tiled digits", {"tile", tile},
                                   {"max tile", index_t{1} << morton_max_tile_bits}))
     return v;
-  return broken_unless(height % tile == 0 && width % tile == 0, rule::sfc_vector_not_dividing, "morton_tiled",
+  return broken_unless(height % tile == 0 && width % tile == 0, rule::tile_not_dividing, "morton_tiled",
                        {"height", height}, {"width", width}, {"tile", tile});
 }
 
@@ -223,21 +223,21 @@ TILESIM_HOST_DEVICE constexpr violation check_morton_params(const morton_params&
   if (violation v = broken_unless(fh >= 1 && fw >= 1, rule::length_not_positive, "morton footprint",
                                   {"footprint rows", fh}, {"footprint cols", fw}))
     return v;
-  if (violation v = broken_unless(fh * fw == warp_size, rule::pattern_not_dividing, "morton footprint (one texel per lane)",
+  if (violation v = broken_unless(fh * fw == warp_size, rule::launch_split_not_exact, "morton footprint (one texel per lane)",
                                   {"footprint rows", fh}, {"footprint cols", fw}, {"warp size", warp_size}))
     return v;
-  if (violation v = broken_unless(block >= 1 && block % warp_size == 0, rule::pattern_not_dividing, "morton block",
+  if (violation v = broken_unless(block >= 1 && block % warp_size == 0, rule::launch_split_not_exact, "morton block",
                                   {"block", block}, {"warp size", warp_size}))
     return v;
-  if (violation v = broken_unless(p.height % fh == 0 && p.width % fw == 0, rule::pattern_not_dividing,
+  if (violation v = broken_unless(p.height % fh == 0 && p.width % fw == 0, rule::launch_split_not_exact,
                                   "morton footprint", {"height", p.height}, {"width", p.width},
                                   {"footprint rows", fh}, {"footprint cols", fw}))
     return v;
   const index_t footprints = p.width / fw, waves = block / warp_size;
-  if (violation v = broken_unless(footprints % waves == 0, rule::pattern_not_dividing, "morton band",
+  if (violation v = broken_unless(footprints % waves == 0, rule::launch_split_not_exact, "morton band",
                                   {"footprints per band", footprints}, {"waves", waves}))
     return v;
-  if (violation v = broken_unless(grid == p.height / fh, rule::pattern_not_dividing, "morton grid (one band each)",
+  if (violation v = broken_unless(grid == p.height / fh, rule::launch_split_not_exact, "morton grid (one band each)",
                                   {"grid", grid}, {"bands", p.height / fh}))
     return v;
   if (p.staging == texel_staging::lds_morton) return check_morton_tiled(fh, p.width, p.tile);

@@ -121,15 +121,15 @@ struct operand_read_pattern {
     for (const named_value& p : params)
       if (p.value > max_extent) return broken_unless(false, rule::extent_too_large, where, p);
     if (warp_size % lane_rows != 0)
-      return broken_unless(false, rule::pattern_not_dividing, where, {"warp size", warp_size},
+      return broken_unless(false, rule::launch_split_not_exact, where, {"warp size", warp_size},
                            {"lane rows R", lane_rows});
     if (threads % warp_size != 0)
-      return broken_unless(false, rule::pattern_not_dividing, where, {"threads", threads}, {"warp size", warp_size});
+      return broken_unless(false, rule::launch_split_not_exact, where, {"threads", threads}, {"warp size", warp_size});
     if (cols % k_per_instruction() != 0)
-      return broken_unless(false, rule::pattern_not_dividing, where, {"cols", cols},
+      return broken_unless(false, rule::launch_split_not_exact, where, {"cols", cols},
                            {"cols per read = (warp size / R) * vector", k_per_instruction()});
     if (rows % (lane_rows * warps()) != 0)
-      return broken_unless(false, rule::pattern_not_dividing, where, {"rows", rows},
+      return broken_unless(false, rule::launch_split_not_exact, where, {"rows", rows},
                            {"rows per pass = R * warps", lane_rows * warps()});
     return {};
   }
