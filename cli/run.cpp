@@ -25,8 +25,12 @@ std::vector<option_spec> copy_options() {
        {"sm90", "gfx90a", "gfx942", "gfx950"}, "gfx942"},
       {"layout", "the LDS tile: row-major, padded, ck-xor (CK's XOR preshuffle), cute-swizzle", 0, 0, 0,
        {"row-major", "padded", "ck-xor", "cute-swizzle"}, "row-major"},
-      {"read", "how the tile is read back from LDS: down-rows (consecutive lanes go down a column strip) or same "
-               "(the write pattern)", 0, 0, 0, {"down-rows", "same"}, "down-rows"},
+      {"read", "how the tile is read back from LDS: down-rows (consecutive lanes go down a column strip), same "
+               "(the write pattern) or operand (a GEMM operand read: lane l at row l % R, 16-byte K vector l / R)",
+       0, 0, 0, {"down-rows", "same", "operand"}, "down-rows"},
+      {"lane-rows", "operand read: R, rows per lane group (32: MFMA 32x32x8 on wave 64; 16: ldmatrix.x4 on wave 32)",
+       32, 1, 64},
+      {"ck-order", "ck-xor: CK's unmerge order, 2025 (L, K0) or 2024 (K0, L)", 0, 0, 0, {"2025", "2024"}, "2025"},
       {"rows", "M: tile rows per workgroup", 64, 1, max_side},
       {"cols", "N: tile columns, contiguous in global memory", 32, 1, max_side},
       {"vector", "elements per access", 8, 1, 64},
@@ -216,7 +220,12 @@ int run_program_command(const std::vector<std::string>& all) {
              : layout == "ck-xor"       ? programs::copy_lds_layout::ck_xor
              : layout == "cute-swizzle" ? programs::copy_lds_layout::cute_swizzle
                                         : programs::copy_lds_layout::row_major;
-  p.read = o.word("read") == "same" ? programs::copy_read_order::same_as_write : programs::copy_read_order::lanes_down_rows;
+  const std::string& read = o.word("read");
+  p.read = read == "same"      ? programs::copy_read_order::same_as_write
+           : read == "operand" ? programs::copy_read_order::gemm_operand
+                               : programs::copy_read_order::lanes_down_rows;
+  p.lane_rows = o.integer("lane-rows");
+  p.ck_order = o.word("ck-order") == "2024" ? ck_lds_order::k0_l_2024 : ck_lds_order::l_k0_2025;
   sim::launch l{};
   l.grid = static_cast<int>(o.integer("grid"));
   l.block = static_cast<int>(o.integer("threads"));

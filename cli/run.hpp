@@ -1,7 +1,7 @@
 // tilesim/cli/run.hpp: `tilesim run PROGRAM`, a built-in tile program on the simulator, priced per instruction.
 //
-//   tilesim run copy [--arch ARCH] [--layout L] [--read R] [--rows M --cols N --vector V --threads T
-//                    --grid G --elem-bytes B --pad P] [--json] [--svg FILE]
+//   tilesim run copy [--arch ARCH] [--layout L] [--read R --lane-rows R --ck-order 2025|2024]
+//                    [--rows M --cols N --vector V --threads T --grid G --elem-bytes B --pad P] [--json] [--svg FILE]
 //   tilesim run gemm [--arch ARCH] [--layout L] [--m M --n N --k K --threads T] [--json] [--svg FILE]
 //
 // It runs the program for every lane (sim/engine), checks its result, prices every wave-level instruction on

@@ -117,3 +117,21 @@ TEST_CASE("run gemm: sizes that are not whole block tiles are one error line wit
     CHECK(r.err.rfind("tilesim: error: ", 0) == 0);
   }
 }
+
+TEST_CASE("run copy --read operand reproduces the LDS index-swap example: gfx942 MFMA read, 2024 order 2-way, 2025 1-way") {
+  // examples/lds_index_swap: 128 x 32 fp16, vector 8, 256 threads; LDS load 128 wavefronts (2024) vs 64 (2025), ideal 64.
+  for (const char* order : {"2024", "2025"}) {
+    CAPTURE(order);
+    const result r = run_tilesim({"run", "copy", "--arch", "gfx942", "--layout", "ck-xor", "--ck-order", order, "--read",
+                                  "operand", "--lane-rows", "32", "--rows", "128", "--cols", "32"});
+    CHECK(r.code == 0);
+    CHECK(r.out.find("result: output == input (4096 elements)") != std::string::npos);
+    const std::vector<std::string> a = row(r, "lds load");
+    REQUIRE(a.size() == 12);
+    CHECK(a[6] == (std::string(order) == "2024" ? "128" : "64"));  // wavefronts
+    CHECK(a[7] == "64");                                             // ideal
+  }
+  const result bad = run_tilesim({"run", "copy", "--read", "operand", "--lane-rows", "24"});
+  CHECK(bad.code == 2);
+  CHECK(bad.err.find("lane rows R = 24") != std::string::npos);
+}
