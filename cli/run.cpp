@@ -12,6 +12,7 @@
 #include "sim/programs/copy_run.hpp"
 #include "sim/programs/gemm_tile_run.hpp"
 #include "sim/report/program_report.hpp"
+#include "sim/report/text_columns.hpp"
 
 namespace tilesim::cli {
 
@@ -60,14 +61,8 @@ std::string fixed(double v, int digits) {
   return buf;
 }
 
-std::string pad_right(std::string s, std::size_t w) {
-  if (s.size() < w) s.append(w - s.size(), ' ');
-  return s;
-}
-std::string pad_left(std::string s, std::size_t w) {
-  if (s.size() < w) s.insert(0, w - s.size(), ' ');
-  return s;
-}
+using sim::pad_left;
+using sim::pad_right;
 
 template <class T>
 sim::run_result run_typed(const sim::launch& l, const programs::copy_params& p, bool& exact) {

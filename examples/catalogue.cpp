@@ -9,6 +9,7 @@
 #include "examples/gemm/gemm_variants.hpp"
 #include "examples/lds_index_swap/lds_index_swap_variants.hpp"
 #include "examples/morton/morton_variants.hpp"
+#include "sim/report/text_columns.hpp"
 
 namespace tilesim::examples {
 
@@ -41,14 +42,10 @@ summary_row summarize(const variant& v, const outcome& o) {
 
 namespace {
 
-std::string pad_right(std::string s, std::size_t w) {
-  if (s.size() < w) s.append(w - s.size(), ' ');
-  return s;
-}
-std::string pad_left(std::string s, std::size_t w) {
-  if (s.size() < w) s.insert(0, w - s.size(), ' ');
-  return s;
-}
+using sim::pad_left;
+using sim::pad_right;
+
+// "512 / 1024", or "-" when the run has none of that traffic.
 std::string ratio(long long ideal, long long actual) {
   return actual == 0 && ideal == 0 ? "-" : std::to_string(ideal) + " / " + std::to_string(actual);
 }

@@ -2,6 +2,7 @@
 #include "examples/gemm/gemm_variants.hpp"
 
 #include <Eigen/Dense>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -42,10 +43,22 @@ std::vector<gemm_case> gemm_cases() {
   return v;
 }
 
-gemm_check check_gemm_against_eigen(const programs::gemm_params& p, const std::vector<float>& a,
-                                    const std::vector<float>& b, const std::vector<float>& c) {
+gemm_fp64_reference gemm_reference_fp64(const programs::gemm_params& p, const std::vector<float>& a,
+                                        const std::vector<float>& b) {
   using matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   using floats = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  const matrix A = Eigen::Map<const floats>(a.data(), p.m, p.k).cast<double>();
+  const matrix B = Eigen::Map<const floats>(b.data(), p.n, p.k).cast<double>();
+  const matrix c = A * B.transpose();
+  const matrix bound = (static_cast<double>(p.k) * std::ldexp(1.0, -23)) * (A.cwiseAbs() * B.cwiseAbs().transpose());
+  gemm_fp64_reference r;
+  r.c.assign(c.data(), c.data() + c.size());
+  r.bound.assign(bound.data(), bound.data() + bound.size());
+  return r;
+}
+
+gemm_check check_gemm_against_eigen(const programs::gemm_params& p, const std::vector<float>& a,
+                                    const std::vector<float>& b, const std::vector<float>& c) {
   gemm_check r;
   if (static_cast<index_t>(a.size()) != p.m * p.k || static_cast<index_t>(b.size()) != p.n * p.k ||
       static_cast<index_t>(c.size()) != p.m * p.n) {
@@ -53,24 +66,20 @@ gemm_check check_gemm_against_eigen(const programs::gemm_params& p, const std::v
              std::to_string(b.size()) + ": not m*n, m*k, n*k";
     return r;
   }
-  const matrix A = Eigen::Map<const floats>(a.data(), p.m, p.k).cast<double>();
-  const matrix B = Eigen::Map<const floats>(b.data(), p.n, p.k).cast<double>();
-  const matrix want = A * B.transpose();
-  const matrix bound = (static_cast<double>(p.k) * std::ldexp(1.0, -23)) * (A.cwiseAbs() * B.cwiseAbs().transpose());
+  const gemm_fp64_reference want = gemm_reference_fp64(p, a, b);
   double max_abs = 0;
-  for (index_t i = 0; i < p.m; ++i)
-    for (index_t j = 0; j < p.n; ++j) {
-      const double got = c[static_cast<std::size_t>(i * p.n + j)], err = std::fabs(got - want(i, j));
-      if (!(err <= bound(i, j))) {  // also NaN
-        char buf[160];
-        std::snprintf(buf, sizeof buf, "C(%lld, %lld) = %.9g, Eigen %.9g (bound %.3g)", static_cast<long long>(i),
-                      static_cast<long long>(j), got, want(i, j), bound(i, j));
-        r.text = buf;
-        return r;
-      }
-      max_abs = std::max(max_abs, err);
-      if (bound(i, j) > 0) r.max_error = std::max(r.max_error, err / bound(i, j));
+  for (std::size_t e = 0; e < c.size(); ++e) {
+    const double got = c[e], err = std::fabs(got - want.c[e]), bound = want.bound[e];
+    if (!(err <= bound)) {  // also NaN
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "C(%lld, %lld) = %.9g, Eigen %.9g (bound %.3g)",
+                    static_cast<long long>(e) / p.n, static_cast<long long>(e) % p.n, got, want.c[e], bound);
+      r.text = buf;
+      return r;
     }
+    max_abs = std::max(max_abs, err);
+    if (bound > 0) r.max_error = std::max(r.max_error, err / bound);
+  }
   char buf[96];
   std::snprintf(buf, sizeof buf, "C == Eigen (max |err| %.3g)", max_abs);
   r.passed = true;

@@ -40,6 +40,14 @@ programs::gemm_params gemm_32x32x8(programs::gemm_lds_layout layout);
 // Every layout on sm90 and gfx942.
 std::vector<gemm_case> gemm_cases();
 
+// C = A * B^T in fp64 (Eigen) and each element's bound k * 2^-23 * sum_k |a_ik * b_jk| (twice the classic
+// recursive-summation bound: any order, FMA or not), both m x n row-major. A is m x k, B n x k (K contiguous).
+struct gemm_fp64_reference {
+  std::vector<double> c, bound;
+};
+gemm_fp64_reference gemm_reference_fp64(const programs::gemm_params& p, const std::vector<float>& a,
+                                        const std::vector<float>& b);
+
 struct gemm_check {
   bool passed = false;
   double max_error = 0;  // the largest |c - fp64| / bound (0 when exact)

@@ -1,7 +1,6 @@
 // tilesim/gpu/crosscheck/crosscheck.cpp: the point catalogue, inputs, the simulator side and the output check.
 #include "gpu/crosscheck/crosscheck.hpp"
 
-#include <Eigen/Dense>
 #include <bit>
 #include <cmath>
 #include <cstdio>
@@ -579,28 +578,23 @@ output_check check_output(const crosscheck_point& p, const point_inputs& in, con
   }
   const programs::gemm_params& q = p.gemm;
   c.method = "|c - fp64| <= k * 2^-23 * sum_k |a_ik * b_jk| (Eigen, double)";
-  using matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  const std::vector<float> a = typed<float>(in.buffers[0]), b = typed<float>(in.buffers[1]), got = typed<float>(out);
-  const matrix A = Eigen::Map<const Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
-                       a.data(), q.m, q.k).cast<double>();
-  const matrix B = Eigen::Map<const Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
-                       b.data(), q.n, q.k).cast<double>();
-  const matrix C = A * B.transpose();
-  const matrix bound = (static_cast<double>(q.k) * std::ldexp(1.0, -23)) * (A.cwiseAbs() * B.cwiseAbs().transpose());
+  const std::vector<float> got = typed<float>(out);
+  const examples::gemm_fp64_reference want =
+      examples::gemm_reference_fp64(q, typed<float>(in.buffers[0]), typed<float>(in.buffers[1]));
   c.compared = q.m * q.n;
-  for (index_t i = 0; i < q.m; ++i)
-    for (index_t j = 0; j < q.n; ++j) {
-      const double g = got[static_cast<std::size_t>(i * q.n + j)], err = std::fabs(g - C(i, j));
-      const bool ok = err <= bound(i, j);  // false for NaN
-      if (bound(i, j) > 0 && std::isfinite(err)) c.max_error = std::max(c.max_error, err / bound(i, j));
-      if (ok) continue;
-      if (c.mismatches++ == 0) {
-        char buf[160];
-        std::snprintf(buf, sizeof buf, ": expected %.9g (fp64 %.17g, bound %.3g), got %.9g", static_cast<float>(C(i, j)),
-                      C(i, j), bound(i, j), g);
-        c.first_mismatch = where(i * q.n + j, 4, q.m_per_block, q.n_per_block, q.n / q.n_per_block) + buf;
-      }
+  for (index_t e = 0; e < q.m * q.n; ++e) {
+    const std::size_t i = static_cast<std::size_t>(e);
+    const double g = got[i], err = std::fabs(g - want.c[i]), bound = want.bound[i];
+    const bool ok = err <= bound;  // false for NaN
+    if (bound > 0 && std::isfinite(err)) c.max_error = std::max(c.max_error, err / bound);
+    if (ok) continue;
+    if (c.mismatches++ == 0) {
+      char buf[160];
+      std::snprintf(buf, sizeof buf, ": expected %.9g (fp64 %.17g, bound %.3g), got %.9g", static_cast<float>(want.c[i]),
+                    want.c[i], bound, g);
+      c.first_mismatch = where(e, 4, q.m_per_block, q.n_per_block, q.n / q.n_per_block) + buf;
     }
+  }
   return c;
 }
 
