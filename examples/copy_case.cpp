@@ -26,6 +26,12 @@ outcome run_copy_case(const copy_case& c) {
   return o;
 }
 
+std::vector<variant> copy_variants(const std::string& example, const std::vector<copy_case>& cases) {
+  std::vector<variant> out;
+  for (const copy_case& c : cases) out.push_back({example, c.name, c.arch, [c] { return run_copy_case(c); }});
+  return out;
+}
+
 copy_lds_cost price_copy_case(const copy_case& c, sim::run_result* keep) {
   outcome o = run_copy_case(c);
   const sim::program_report rep = sim::make_program_report(sim::arch_named(c.arch), o.run);

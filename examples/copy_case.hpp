@@ -31,6 +31,9 @@ struct copy_case {
 // Copies the case's fp16 tile on one workgroup; passed when every output element equals its input.
 outcome run_copy_case(const copy_case& c);
 
+// One variant per case of `example`, each running run_copy_case: copy_variants("cute-swizzle", cute_swizzle_cases()).
+std::vector<variant> copy_variants(const std::string& example, const std::vector<copy_case>& cases);
+
 // LDS wavefronts of the copy's "lds store" and "lds load", summed over waves, and their worst phase.
 struct copy_lds_cost {
   long long store = 0, store_ideal = 0, load = 0, load_ideal = 0;

@@ -50,11 +50,6 @@ std::vector<cute_swizzle_case> cute_swizzle_cases() {
   return cases;
 }
 
-std::vector<variant> cute_swizzle_variants() {
-  std::vector<variant> out;
-  for (const cute_swizzle_case& c : cute_swizzle_cases())
-    out.push_back({"cute-swizzle", c.name, c.arch, [c] { return run_copy_case(c); }});
-  return out;
-}
+std::vector<variant> cute_swizzle_variants() { return copy_variants("cute-swizzle", cute_swizzle_cases()); }
 
 }  // namespace tilesim::examples

@@ -57,11 +57,6 @@ std::vector<lds_index_swap_case> lds_index_swap_cases() {
   return cases;
 }
 
-std::vector<variant> lds_index_swap_variants() {
-  std::vector<variant> out;
-  for (const lds_index_swap_case& c : lds_index_swap_cases())
-    out.push_back({"lds-index-swap", c.name, c.arch, [c] { return run_copy_case(c); }});
-  return out;
-}
+std::vector<variant> lds_index_swap_variants() { return copy_variants("lds-index-swap", lds_index_swap_cases()); }
 
 }  // namespace tilesim::examples
