@@ -14,9 +14,11 @@
 // Block 3, thread 70 on sm90: thread_id() == 70, warp() == 2, lane() == 6, block_id() == 3.
 //
 // INVARIANTS: a slot beyond kernel_args::slots, or LDS beyond kernel_args::lds_bytes, traps (the host sees
-// the launch fail and reports it); a vector whose bytes are not 1/2/4/8/16 (or a multiple of 16), is not
-// aligned to them, or is not wholly inside the buffer moves element by element, as the simulator's
-// span_buffer would (it still gives T{} outside the buffer and drops stores there).
+// the launch fail and reports it); a vector of compile-time length (load_vector<N>, what windows and
+// load_element use) is one instruction per 16 bytes with no range or alignment test: the layout aligns it and
+// the view's size precondition bounds it, as in a hand-written kernel (the simulator reports any access
+// outside its buffer or misaligned); TILESIM_DEVICE_STRICT restores a per-access range check. Run-time
+// lengths other than 1 move element by element, range-checked.
 #pragma once
 
 #include <cstdint>
@@ -54,43 +56,33 @@ struct device_buffer {
   __device__ __forceinline__ index_t size() const { return count; }
   __device__ __forceinline__ bool holds(index_t i) const { return i >= 0 && i < count; }
 
-  // Everything on this path is force-inlined: a call that stays a call takes the caller's vector by
-  // address, which puts it in local memory (it made the lds_sweep loop 5x slower than its LDS traffic).
-  __device__ __forceinline__ void load(index_t offset, index_t n, T* out, bool valid) const {
-    if (valid && whole(offset, n) && vector_bytes(offset, n)) {
-      const index_t bytes = n * static_cast<index_t>(sizeof(T));
-      unsigned char* from = reinterpret_cast<unsigned char*>(data + offset);
-      unsigned char* to = reinterpret_cast<unsigned char*>(out);
-      for (index_t at = 0; at < bytes; at += 16) {
-        switch (bytes - at < 16 ? bytes - at : 16) {
-          case 1: load_chunk<1>(from + at, to + at); break;
-          case 2: load_chunk<2>(from + at, to + at); break;
-          case 4: load_chunk<4>(from + at, to + at); break;
-          case 8: load_chunk<8>(from + at, to + at); break;
-          default: load_chunk<16>(from + at, to + at); break;
-        }
-      }
+  // The program model's vector access with its length N a template argument (spec's load_vector<N>): one
+  // instruction per 16 bytes, chosen at compile time, and no per-access work besides it. The buffer's bounds
+  // are the view's precondition (make_tensor_view checks the descriptor's element space against size() once);
+  // building with TILESIM_DEVICE_STRICT adds the per-access range check (out of range: T{} / dropped).
+  template <index_t N>
+  __device__ __forceinline__ void load_vector(index_t offset, T* out, bool valid) const {
+    if (!valid || !strict_holds(offset, N)) {
+      for (index_t j = 0; j < N; ++j) out[j] = T{};
       return;
     }
-    for (index_t j = 0; j < n; ++j) out[j] = valid && holds(offset + j) ? data[offset + j] : T{};
+    move_vector<N, true>(reinterpret_cast<unsigned char*>(data + offset), reinterpret_cast<unsigned char*>(out));
+  }
+  template <index_t N>
+  __device__ __forceinline__ void store_vector(index_t offset, const T* in, bool valid) const {
+    if (!valid || !strict_holds(offset, N)) return;
+    move_vector<N, false>(reinterpret_cast<unsigned char*>(data + offset),
+                          reinterpret_cast<unsigned char*>(const_cast<T*>(in)));
   }
 
+  // Run-time length n (the element_buffer interface the run-time windows use): n == 1 is one element through
+  // the vector path above; anything else moves element by element with the range check.
+  __device__ __forceinline__ void load(index_t offset, index_t n, T* out, bool valid) const {
+    if (n == 1) return load_vector<1>(offset, out, valid);
+    for (index_t j = 0; j < n; ++j) out[j] = valid && holds(offset + j) ? data[offset + j] : T{};
+  }
   __device__ __forceinline__ void store(index_t offset, index_t n, const T* in, bool valid) const {
-    if (valid && whole(offset, n) && vector_bytes(offset, n)) {
-      const index_t bytes = n * static_cast<index_t>(sizeof(T));
-      unsigned char* to = reinterpret_cast<unsigned char*>(data + offset);
-      const unsigned char* from = reinterpret_cast<const unsigned char*>(in);
-      for (index_t at = 0; at < bytes; at += 16) {
-        switch (bytes - at < 16 ? bytes - at : 16) {
-          case 1: store_chunk<1>(to + at, from + at); break;
-          case 2: store_chunk<2>(to + at, from + at); break;
-          case 4: store_chunk<4>(to + at, from + at); break;
-          case 8: store_chunk<8>(to + at, from + at); break;
-          default: store_chunk<16>(to + at, from + at); break;
-        }
-      }
-      return;
-    }
+    if (n == 1) return store_vector<1>(offset, in, valid);
     for (index_t j = 0; j < n; ++j)
       if (valid && holds(offset + j)) data[offset + j] = in[j];
   }
@@ -107,27 +99,34 @@ struct device_buffer {
   }
 
  private:
-  __device__ __forceinline__ bool whole(index_t offset, index_t n) const { return offset >= 0 && n >= 1 && offset + n <= count; }
-  // A width the GPU has one instruction for (1-16 bytes, a power of two, or whole 16-byte pieces), aligned.
-  __device__ __forceinline__ bool vector_bytes(index_t offset, index_t n) const {
-    const index_t bytes = n * static_cast<index_t>(sizeof(T));
-    const bool width_ok = bytes <= 16 ? (bytes & (bytes - 1)) == 0 : bytes % 16 == 0;
-    const auto address = reinterpret_cast<std::uintptr_t>(data + offset);
-    return width_ok && address % static_cast<std::uintptr_t>(bytes < 16 ? bytes : 16) == 0;
+  // Always true unless built with TILESIM_DEVICE_STRICT: then "elements offset..offset+n-1 are in the buffer".
+  __device__ __forceinline__ bool strict_holds(index_t offset, index_t n) const {
+#if defined(TILESIM_DEVICE_STRICT)
+    return offset >= 0 && offset + n <= count;
+#else
+    (void)offset;
+    (void)n;
+    return true;
+#endif
   }
-  // One instruction of Bytes; the copies to and from registers have constant sizes, so the caller's
-  // vector stays in registers (a run-time memcpy size put it in local memory, a byte loop per access).
-  template <int Bytes>
-  __device__ __forceinline__ static void load_chunk(unsigned char* p, unsigned char* to) {
-    std::uint32_t r[4];
-    load_bytes<Bytes, Space>(p, r);
-    __builtin_memcpy(to, r, Bytes);
-  }
-  template <int Bytes>
-  __device__ __forceinline__ static void store_chunk(unsigned char* p, const unsigned char* from) {
-    std::uint32_t r[4] = {};
-    __builtin_memcpy(r, from, Bytes);
-    store_bytes<Bytes, Space>(p, r);
+  // N elements as 16-byte pieces and one 1/2/4/8-byte tail, each one instruction (vector_access.hpp); the
+  // register side is copied with constant sizes, so the caller's vector stays in registers.
+  template <index_t N, bool Load>
+  __device__ __forceinline__ static void move_vector(unsigned char* memory, unsigned char* registers) {
+    constexpr int bytes = static_cast<int>(N * static_cast<index_t>(sizeof(T)));
+    static_assert(bytes % 16 == 0 || (bytes < 16 && (bytes & (bytes - 1)) == 0),
+                  "device_buffer: a vector must be 1, 2, 4, 8 or a multiple of 16 bytes");
+    static_for<(bytes + 15) / 16>([&](auto piece) {
+      constexpr int at = static_cast<int>(decltype(piece)::value) * 16, width = bytes - at < 16 ? bytes - at : 16;
+      std::uint32_t r[4] = {};
+      if constexpr (Load) {
+        load_bytes<width, Space>(memory + at, r);
+        __builtin_memcpy(registers + at, r, width);
+      } else {
+        __builtin_memcpy(r, registers + at, width);
+        store_bytes<width, Space>(memory + at, r);
+      }
+    });
   }
 };
 

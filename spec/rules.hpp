@@ -155,9 +155,11 @@ namespace detail {
 #endif
 [[noreturn]] TILESIM_HOST_DEVICE TILESIM_COLD inline void fail(const violation& v) {
 #if TILESIM_DEVICE_PASS
-  // The GPU cannot throw: say which rule broke, with its values, then stop the thread. Under hipcc (clang
-  // 15) a printf at every rule check makes the kernels take many times longer to compile: NVIDIA only.
-#if defined(__CUDA_ARCH__)
+  // The GPU cannot throw: the thread stops (the host sees the launch fail). No printf by default: its argument
+  // buffer and call would sit in every kernel with a rule check (zero-overhead-device-code.md, R6); a
+  // compile-time structure's checks fold away before code is made. TILESIM_DEVICE_RULE_TEXT prints the rule
+  // and its values first (NVIDIA), for debugging a run-time structure on a device.
+#if defined(__CUDA_ARCH__) && defined(TILESIM_DEVICE_RULE_TEXT)
   printf("tilesim: %s: %s (%s = %lld, %s = %lld, %s = %lld, %s = %lld)\n", v.where ? v.where : "", rule_text(v.what),
          v.values[0].name ? v.values[0].name : "-", static_cast<long long>(v.values[0].value),
          v.values[1].name ? v.values[1].name : "-", static_cast<long long>(v.values[1].value),
@@ -167,9 +169,6 @@ namespace detail {
   (void)v;
 #endif
   TILESIM_DEVICE_TRAP();
-#if defined(__CUDA_ARCH__)
-  __builtin_unreachable();
-#endif
 #else
   throw spec_error(v);
 #endif

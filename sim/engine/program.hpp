@@ -80,24 +80,34 @@ TILESIM_HOST_DEVICE auto lds_buffer(Ctx& ctx, index_t count) {
   return ctx.template lds<T>(count);
 }
 
-// Element i (T{} outside the buffer): load_element(lds, 3). One recorded access on the simulator.
+// Element i: load_element(lds, 3). One recorded access on the simulator, which reports i outside the buffer
+// (and reads T{}); on a GPU one load instruction, with no range check unless built with TILESIM_DEVICE_STRICT.
 template <element_buffer B>
 TILESIM_HOST_DEVICE typename B::value_type load_element(const B& buffer, index_t i) {
   typename B::value_type v{};
-  buffer.load(i, 1, &v, true);
+  load_vector<1>(buffer, i, &v, true);
   return v;
 }
 
-// Element i = v (dropped outside the buffer): store_element(out, t, 1.0f).
+// Element i = v (reported and dropped outside the buffer on the simulator): store_element(out, t, 1.0f).
 template <element_buffer B>
 TILESIM_HOST_DEVICE void store_element(const B& buffer, index_t i, const typename B::value_type& v) {
-  buffer.store(i, 1, &v, true);
+  store_vector<1>(buffer, i, &v, true);
 }
 
 // Element i += v, atomically on a GPU: add_element(histogram, bin, 1).
 template <element_buffer B>
 TILESIM_HOST_DEVICE void add_element(const B& buffer, index_t i, const typename B::value_type& v) {
   buffer.add(i, 1, &v, true);
+}
+
+// Throws (traps on a GPU) unless ctx runs this workgroup shape and grid: a program compiled for one shape
+// (a constant<...> launch, spec/constant.hpp) checks it once, at its start.
+template <class Ctx>
+TILESIM_HOST_DEVICE void require_launch_shape(Ctx& ctx, index_t threads, index_t warp_size, index_t grid) {
+  require(broken_unless(ctx.block_size() == threads && ctx.warp_size() == warp_size && ctx.grid_size() == grid,
+                        rule::launch_split_not_exact, "compiled launch shape", {"block", ctx.block_size()},
+                        {"compiled threads", threads}, {"grid", ctx.grid_size()}, {"compiled grid", grid}));
 }
 
 }  // namespace tilesim

@@ -51,7 +51,7 @@
 #include "spec/layouts/ck_lds_xor.hpp"
 #include "spec/layouts/cute_swizzle.hpp"
 #include "spec/layouts/row_major.hpp"
-#include "spec/window/tile_window.hpp"
+#include "spec/window/static_tile_window.hpp"
 
 namespace tilesim::programs {
 
@@ -71,6 +71,7 @@ struct copy_params {
   ck_lds_order ck_order = ck_lds_order::l_k0_2025;  // ck_xor: CK's unmerge order (2025 (L, K0) or 2024 (K0, L))
   int input = 0;        // global slot of the (grid*rows) x cols input
   int output = 1;       // global slot of the output, same shape
+  bool operator==(const copy_params&) const = default;
 };
 
 // Register capacity per thread: rows*cols/threads must not exceed it (else spec_error distributed_tensor_too_small).
@@ -158,48 +159,86 @@ TILESIM_HOST_DEVICE constexpr tile_distribution_encoding make_copy_read_encoding
   return make_warp_raked_encoding(threads, warp_size, p.rows, p.cols, p.vector);
 }
 
-// Calls f(descriptor) with the LDS descriptor of p.layout for elements of `element_bytes`.
-template <class F>
-TILESIM_HOST_DEVICE void with_copy_lds_descriptor(const copy_params& p, index_t element_bytes, F&& f) {
-  switch (p.layout) {
-    case copy_lds_layout::row_major:
-      f(make_row_major_descriptor(p.rows, p.cols));
-      return;
-    case copy_lds_layout::padded:
-      f(make_row_major_descriptor(p.rows, p.cols, p.pad > 0 ? p.pad : p.vector));
-      return;
-    case copy_lds_layout::ck_xor: {
-      ck_lds_xor_params x{p.rows, p.cols, p.vector};
-      x.element_bytes = element_bytes;
-      x.banks = p.ck_banks;
-      x.order = p.ck_order;
-      f(make_ck_lds_xor_descriptor(x));
-      return;
-    }
-    case copy_lds_layout::cute_swizzle: {
-      const int m = p.swizzle_base >= 0 ? p.swizzle_base : exact_log2(p.vector);
-      const int s = p.swizzle_shift >= 0 ? p.swizzle_shift : exact_log2(p.cols) - exact_log2(p.vector);
-      const int b = p.swizzle_bits >= 0 ? p.swizzle_bits : (s < 3 ? s : 3);
-      f(make_cute_swizzle_descriptor(b, m, s, p.rows, p.cols));
-      return;
-    }
+// The LDS descriptor of layout L for p, elements of `element_bytes`: copy_lds_descriptor<row_major>(p, 2).
+template <copy_lds_layout L>
+TILESIM_HOST_DEVICE constexpr auto copy_lds_descriptor(const copy_params& p, index_t element_bytes) {
+  if constexpr (L == copy_lds_layout::row_major) {
+    return make_row_major_descriptor(p.rows, p.cols);
+  } else if constexpr (L == copy_lds_layout::padded) {
+    return make_row_major_descriptor(p.rows, p.cols, p.pad > 0 ? p.pad : p.vector);
+  } else if constexpr (L == copy_lds_layout::ck_xor) {
+    ck_lds_xor_params x{p.rows, p.cols, p.vector};
+    x.element_bytes = element_bytes;
+    x.banks = p.ck_banks;
+    x.order = p.ck_order;
+    return make_ck_lds_xor_descriptor(x);
+  } else {
+    const int m = p.swizzle_base >= 0 ? p.swizzle_base : exact_log2(p.vector);
+    const int s = p.swizzle_shift >= 0 ? p.swizzle_shift : exact_log2(p.cols) - exact_log2(p.vector);
+    const int b = p.swizzle_bits >= 0 ? p.swizzle_bits : (s < 3 ? s : 3);
+    return make_cute_swizzle_descriptor(b, m, s, p.rows, p.cols);
   }
 }
 
-// The program: see the steps above. copy_tile<std::uint16_t>(ctx, copy_params{}) is the fp16 64x32 copy.
-template <class T, class Ctx>
-TILESIM_HOST_DEVICE void copy_tile(Ctx& ctx, const copy_params& p) {
-  const index_t threads = ctx.block_size(), warp_size = ctx.warp_size();
-  const tile_distribution_encoding write_enc = make_warp_raked_encoding(threads, warp_size, p.rows, p.cols, p.vector);
-  const tile_distribution_encoding read_enc = make_copy_read_encoding(p, threads, warp_size);
+// Calls f(descriptor) with the LDS descriptor of p.layout for elements of `element_bytes` (run-time form).
+template <class F>
+TILESIM_HOST_DEVICE void with_copy_lds_descriptor(const copy_params& p, index_t element_bytes, F&& f) {
+  switch (p.layout) {
+    case copy_lds_layout::row_major: return f(copy_lds_descriptor<copy_lds_layout::row_major>(p, element_bytes));
+    case copy_lds_layout::padded: return f(copy_lds_descriptor<copy_lds_layout::padded>(p, element_bytes));
+    case copy_lds_layout::ck_xor: return f(copy_lds_descriptor<copy_lds_layout::ck_xor>(p, element_bytes));
+    case copy_lds_layout::cute_swizzle: return f(copy_lds_descriptor<copy_lds_layout::cute_swizzle>(p, element_bytes));
+  }
+}
+
+// The structure of one copy launch: its parameters and the workgroup's shape. The programs take it in either
+// form (spec/constant.hpp): copy_shape (run time, from the context) or constant<copy_shape{...}> (a kernel,
+// and the simulator running that same instantiation).
+struct copy_shape {
+  copy_params params{};
+  index_t threads = 256, warp_size = 32, grid = 1;
+};
+
+// The launch of p on ctx: copy_shape_of(ctx, p) == {p, ctx.block_size(), ctx.warp_size(), ctx.grid_size()}.
+template <class Ctx>
+TILESIM_HOST_DEVICE copy_shape copy_shape_of(Ctx& ctx, const copy_params& p) {
+  return {p, ctx.block_size(), ctx.warp_size(), ctx.grid_size()};
+}
+
+// Calls f(the LDS descriptor of a launch) in the launch's form: a value, or fixed_descriptor for a constant.
+template <class T, class Shape, class F>
+TILESIM_HOST_DEVICE void with_copy_lds_descriptor(const Shape& shape, F&& f) {
+  if constexpr (is_constant_v<Shape>) {
+    constexpr copy_params p = Shape::value.params;
+    f(fixed_descriptor<copy_lds_descriptor<p.layout>(p, static_cast<index_t>(sizeof(T)))>{});
+  } else {
+    with_copy_lds_descriptor(shape.params, static_cast<index_t>(sizeof(T)), f);
+  }
+}
+
+// The program: see the steps above, for a launch in either form.
+// copy_tile<std::uint16_t>(ctx, constant<copy_shape{{}, 256, 32, 64}>{}) is the fp16 64x32 copy, compiled.
+template <class T, class Ctx, class Shape>
+TILESIM_HOST_DEVICE void copy_tile(Ctx& ctx, const Shape& shape) {
+  const copy_shape& l = value_of(shape);
+  const copy_params& p = l.params;
+  require_launch_shape(ctx, l.threads, l.warp_size, l.grid);
+  const auto write_enc = derive(shape, [](const copy_shape& c) {
+    return make_warp_raked_encoding(c.threads, c.warp_size, c.params.rows, c.params.cols, c.params.vector);
+  });
+  const auto read_enc =
+      derive(shape, [](const copy_shape& c) { return make_copy_read_encoding(c.params, c.threads, c.warp_size); });
+  const auto global_desc = derive(shape, [](const copy_shape& c) {
+    const copy_params& q = c.params;
+    return make_naive_descriptor<2>({c.grid * q.rows, q.cols}, {q.cols, 1}, q.cols, 1);
+  });
   const auto writer = partition_index(write_enc, ctx.warp(), ctx.lane());
   const auto reader = partition_index(read_enc, ctx.warp(), ctx.lane());
   const multi_index<2> tile{p.rows, p.cols};
   const multi_index<2> origin{ctx.block_id() * p.rows, 0};
-  const auto global_desc = make_naive_descriptor<2>({ctx.grid_size() * p.rows, p.cols}, {p.cols, 1}, p.cols, 1);
   const auto in = make_tensor_view(global_desc, global_buffer<T>(ctx, p.input), address_space::global);
   const auto out = make_tensor_view(global_desc, global_buffer<T>(ctx, p.output), address_space::global);
-  with_copy_lds_descriptor(p, static_cast<index_t>(sizeof(T)), [&](const auto& lds_desc) {
+  with_copy_lds_descriptor<T>(shape, [&](const auto& lds_desc) {
     const auto lds = make_tensor_view(lds_desc, lds_buffer<T>(ctx, lds_desc.element_space_size), address_space::lds);
     auto staged = make_distributed_tensor<T, copy_max_elements>(write_enc);
     ctx.label("global load");
@@ -213,6 +252,12 @@ TILESIM_HOST_DEVICE void copy_tile(Ctx& ctx, const copy_params& p) {
     ctx.label("global store");
     make_tile_window(out, tile, origin, read_enc, reader).store(moved);
   });
+}
+
+// The run-time form from the parameters alone: copy_tile<float>(ctx, copy_params{}).
+template <class T, class Ctx>
+TILESIM_HOST_DEVICE void copy_tile(Ctx& ctx, const copy_params& p) {
+  copy_tile<T>(ctx, copy_shape_of(ctx, p));
 }
 
 }  // namespace tilesim::programs

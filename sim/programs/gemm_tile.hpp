@@ -67,7 +67,7 @@
 #include "spec/distribution/patterns.hpp"
 #include "spec/layouts/ck_lds_xor.hpp"
 #include "spec/layouts/row_major.hpp"
-#include "spec/window/tile_window.hpp"
+#include "spec/window/static_tile_window.hpp"
 
 namespace tilesim::programs {
 
@@ -94,6 +94,14 @@ struct gemm_params {
   int a = 0;                       // global slot of A (m x k floats)
   int b = 1;                       // global slot of B (n x k floats)
   int c = 2;                       // global slot of C (m x n floats)
+  bool operator==(const gemm_params&) const = default;
+};
+
+// The structure of one GEMM launch: the parameters and the workgroup's shape, in either form (copy.hpp's
+// copy_shape says how; the grid is gemm_workgroups(params)).
+struct gemm_shape {
+  gemm_params params{};
+  index_t threads = 256, warp_size = 32;
 };
 
 // The lane grid of a warp: 8 lanes down the rows, 4 x 4 outputs per lane (see WARP SPLIT).
@@ -111,6 +119,7 @@ struct gemm_warp_grid {
   index_t warp_m = 0, warp_n = 0;       // a warp tile: 32 x 4*lanes_n
   index_t m_iter = 0, n_iter = 0;       // warp tiles per warp along M and N
   index_t k_iter = 0;                   // K vectors per step: KPerBlock / vector
+  index_t vector = 0;                   // floats per access (the params' vector)
   index_t blocks_m = 0, blocks_n = 0;   // block tiles of the problem (the grid is blocks_m * blocks_n)
 };
 
@@ -161,6 +170,7 @@ TILESIM_HOST_DEVICE constexpr gemm_warp_grid make_gemm_warp_grid(const gemm_para
   g.m_iter = p.m_per_block / (g.m_warps * g.warp_m);
   g.n_iter = p.n_per_block / (g.n_warps * g.warp_n);
   g.k_iter = p.k_per_block / p.vector;
+  g.vector = p.vector;
   g.blocks_m = p.m / p.m_per_block;
   g.blocks_n = p.n / p.n_per_block;
   return g;
@@ -194,74 +204,108 @@ TILESIM_HOST_DEVICE constexpr tile_distribution_encoding make_gemm_c_encoding(co
   return embed_encoding(outer, warp);
 }
 
-// Calls f(a_descriptor, b_descriptor): the LDS tiles of A (M x KPerBlock) and B (N x KPerBlock) in p.layout.
+// The LDS tiles of A (M x KPerBlock) and B (N x KPerBlock) in layout L: gemm_lds_descriptor<row_major>(p, p.m_per_block).
+template <gemm_lds_layout L>
+TILESIM_HOST_DEVICE constexpr auto gemm_lds_descriptor(const gemm_params& p, index_t rows) {
+  if constexpr (L == gemm_lds_layout::row_major) {
+    return make_row_major_descriptor(rows, p.k_per_block);
+  } else if constexpr (L == gemm_lds_layout::padded) {
+    return make_row_major_descriptor(rows, p.k_per_block, p.pad > 0 ? p.pad : p.vector);
+  } else {
+    ck_lds_xor_params x{rows, p.k_per_block, p.vector};
+    x.element_bytes = static_cast<index_t>(sizeof(float));
+    x.banks = p.ck_banks;
+    return make_ck_lds_xor_descriptor(x);
+  }
+}
+
+// Calls f(a_descriptor, b_descriptor) for p.layout (run-time form).
 template <class F>
 TILESIM_HOST_DEVICE void with_gemm_lds_descriptors(const gemm_params& p, F&& f) {
+  auto with = [&]<gemm_lds_layout L>() { f(gemm_lds_descriptor<L>(p, p.m_per_block), gemm_lds_descriptor<L>(p, p.n_per_block)); };
   switch (p.layout) {
-    case gemm_lds_layout::row_major:
-      f(make_row_major_descriptor(p.m_per_block, p.k_per_block), make_row_major_descriptor(p.n_per_block, p.k_per_block));
-      return;
-    case gemm_lds_layout::padded: {
-      const index_t pad = p.pad > 0 ? p.pad : p.vector;
-      f(make_row_major_descriptor(p.m_per_block, p.k_per_block, pad),
-        make_row_major_descriptor(p.n_per_block, p.k_per_block, pad));
-      return;
-    }
-    case gemm_lds_layout::ck_xor: {
-      ck_lds_xor_params a{p.m_per_block, p.k_per_block, p.vector};
-      a.element_bytes = static_cast<index_t>(sizeof(float));
-      a.banks = p.ck_banks;
-      ck_lds_xor_params b = a;
-      b.m_per_block = p.n_per_block;
-      f(make_ck_lds_xor_descriptor(a), make_ck_lds_xor_descriptor(b));
-      return;
-    }
+    case gemm_lds_layout::row_major: return with.template operator()<gemm_lds_layout::row_major>();
+    case gemm_lds_layout::padded: return with.template operator()<gemm_lds_layout::padded>();
+    case gemm_lds_layout::ck_xor: return with.template operator()<gemm_lds_layout::ck_xor>();
+  }
+}
+
+// The same in the shape's form: fixed_descriptors for a constant<gemm_shape>.
+template <class Shape, class F>
+TILESIM_HOST_DEVICE void with_gemm_lds_descriptors(const Shape& shape, F&& f) {
+  if constexpr (is_constant_v<Shape>) {
+    constexpr gemm_params p = Shape::value.params;
+    f(fixed_descriptor<gemm_lds_descriptor<p.layout>(p, p.m_per_block)>{},
+      fixed_descriptor<gemm_lds_descriptor<p.layout>(p, p.n_per_block)>{});
+  } else {
+    with_gemm_lds_descriptors(shape.params, f);
   }
 }
 
 // acc(mi, ni, i, j) += Σ_{ki, e} a(mi, ki, i, e) * b(ni, ki, j, e): the step's FMAs, all in registers.
-// Register numbers come from the encodings' d_of (row-major over Y), evaluated once per row and column.
-template <class A, class B, class C>
-TILESIM_HOST_DEVICE constexpr void gemm_multiply_accumulate(const gemm_warp_grid& g, index_t vector, const A& a,
-                                                            const B& b, C& acc) {
-  const index_t a_ki = a.encoding.d_of({0, 1, 0, 0}), b_ki = b.encoding.d_of({0, 1, 0, 0});
-  for (index_t mi = 0; mi < g.m_iter; ++mi)
-    for (index_t i = 0; i < gemm_per_lane; ++i) {
-      const float* a_row = &a[a.encoding.d_of({mi, 0, i, 0})];
-      for (index_t ni = 0; ni < g.n_iter; ++ni)
-        for (index_t j = 0; j < gemm_per_lane; ++j) {
-          const float* b_row = &b[b.encoding.d_of({ni, 0, j, 0})];
+// Register numbers come from the encodings' d_of (row-major over Y). With a constant grid every loop is
+// unrolled (for_range) and every register index is a constant.
+template <class Grid, class A, class B, class C>
+TILESIM_HOST_DEVICE constexpr void gemm_multiply_accumulate(const Grid& grid, const A& a, const B& b, C& acc) {
+  const auto m_iter = derive(grid, [](const gemm_warp_grid& g) { return g.m_iter; });
+  const auto n_iter = derive(grid, [](const gemm_warp_grid& g) { return g.n_iter; });
+  const auto k_iter = derive(grid, [](const gemm_warp_grid& g) { return g.k_iter; });
+  const auto vector = derive(grid, [](const gemm_warp_grid& g) { return g.vector; });
+  const index_t a_ki = a.d_of({0, 1, 0, 0}), b_ki = b.d_of({0, 1, 0, 0});
+  for_range(m_iter, [&](auto mi) {
+    for_range(constant<gemm_per_lane>{}, [&](auto i) {
+      const index_t a_row = a.d_of({mi, 0, i, 0});
+      for_range(n_iter, [&](auto ni) {
+        for_range(constant<gemm_per_lane>{}, [&](auto j) {
+          const index_t b_row = b.d_of({ni, 0, j, 0});
           float sum = acc.at({mi, ni, i, j});
-          for (index_t ki = 0; ki < g.k_iter; ++ki)
-            for (index_t e = 0; e < vector; ++e) sum += a_row[ki * a_ki + e] * b_row[ki * b_ki + e];
+          for_range(k_iter, [&](auto ki) {
+            for_range(vector, [&](auto e) { sum += a[a_row + ki * a_ki + e] * b[b_row + ki * b_ki + e]; });
+          });
           acc.at({mi, ni, i, j}) = sum;
-        }
-    }
+        });
+      });
+    });
+  });
 }
 
-// The program: see the steps above. gemm_tile(ctx, gemm_params{}) is one 64 x 64 x 64 workgroup.
-template <class Ctx>
-TILESIM_HOST_DEVICE void gemm_tile(Ctx& ctx, const gemm_params& p) {
-  const index_t threads = ctx.block_size(), warp_size = ctx.warp_size();
-  const gemm_warp_grid g = make_gemm_warp_grid(p, threads, warp_size);
+// The program: see the steps above, for a shape in either form. gemm_tile(ctx, gemm_params{}) is one
+// 64 x 64 x 64 workgroup; gemm_tile(ctx, constant<gemm_shape{...}>{}) the same compiled.
+template <class Ctx, class Shape>
+TILESIM_HOST_DEVICE void gemm_tile(Ctx& ctx, const Shape& shape) {
+  const gemm_shape& s = value_of(shape);
+  const gemm_params& p = s.params;
+  const auto grid = derive(shape, [](const gemm_shape& c) { return make_gemm_warp_grid(c.params, c.threads, c.warp_size); });
+  const gemm_warp_grid& g = value_of(grid);
+  require_launch_shape(ctx, s.threads, s.warp_size, g.blocks_m * g.blocks_n);
   const index_t M = p.m_per_block, N = p.n_per_block, K = p.k_per_block;
-  const tile_distribution_encoding a_copy = make_warp_raked_encoding(threads, warp_size, M, K, p.vector);
-  const tile_distribution_encoding b_copy = make_warp_raked_encoding(threads, warp_size, N, K, p.vector);
-  const tile_distribution_encoding a_frag = make_gemm_a_encoding(g, p.vector);
-  const tile_distribution_encoding b_frag = make_gemm_b_encoding(g, p.vector);
-  const tile_distribution_encoding c_frag = make_gemm_c_encoding(g);
+  const auto a_copy = derive(shape, [](const gemm_shape& c) {
+    return make_warp_raked_encoding(c.threads, c.warp_size, c.params.m_per_block, c.params.k_per_block, c.params.vector);
+  });
+  const auto b_copy = derive(shape, [](const gemm_shape& c) {
+    return make_warp_raked_encoding(c.threads, c.warp_size, c.params.n_per_block, c.params.k_per_block, c.params.vector);
+  });
+  const auto a_frag = derive(grid, [](const gemm_warp_grid& c) { return make_gemm_a_encoding(c, c.vector); });
+  const auto b_frag = derive(grid, [](const gemm_warp_grid& c) { return make_gemm_b_encoding(c, c.vector); });
+  const auto c_frag = derive(grid, [](const gemm_warp_grid& c) { return make_gemm_c_encoding(c); });
+  const auto a_desc = derive(shape, [](const gemm_shape& c) {
+    return make_naive_descriptor<2>({c.params.m, c.params.k}, {c.params.k, 1}, c.params.k, 1);
+  });
+  const auto b_desc = derive(shape, [](const gemm_shape& c) {
+    return make_naive_descriptor<2>({c.params.n, c.params.k}, {c.params.k, 1}, c.params.k, 1);
+  });
+  const auto c_desc = derive(shape, [](const gemm_shape& c) {
+    return make_naive_descriptor<2>({c.params.m, c.params.n}, {c.params.n, 1}, c.params.n, 1);
+  });
   const index_t warp = ctx.warp(), lane = ctx.lane();
   const index_t block_m = ctx.block_id() / g.blocks_n * M, block_n = ctx.block_id() % g.blocks_n * N;
 
-  const auto a_view = make_tensor_view(make_naive_descriptor<2>({p.m, p.k}, {p.k, 1}, p.k, 1),
-                                       global_buffer<float>(ctx, p.a), address_space::global);
-  const auto b_view = make_tensor_view(make_naive_descriptor<2>({p.n, p.k}, {p.k, 1}, p.k, 1),
-                                       global_buffer<float>(ctx, p.b), address_space::global);
-  const auto c_view = make_tensor_view(make_naive_descriptor<2>({p.m, p.n}, {p.n, 1}, p.n, 1),
-                                       global_buffer<float>(ctx, p.c), address_space::global);
-  with_gemm_lds_descriptors(p, [&](const auto& a_desc, const auto& b_desc) {
-    const auto a_lds = make_tensor_view(a_desc, lds_buffer<float>(ctx, a_desc.element_space_size), address_space::lds);
-    const auto b_lds = make_tensor_view(b_desc, lds_buffer<float>(ctx, b_desc.element_space_size), address_space::lds);
+  const auto a_view = make_tensor_view(a_desc, global_buffer<float>(ctx, p.a), address_space::global);
+  const auto b_view = make_tensor_view(b_desc, global_buffer<float>(ctx, p.b), address_space::global);
+  const auto c_view = make_tensor_view(c_desc, global_buffer<float>(ctx, p.c), address_space::global);
+  with_gemm_lds_descriptors(shape, [&](const auto& a_lds_desc, const auto& b_lds_desc) {
+    const auto a_lds = make_tensor_view(a_lds_desc, lds_buffer<float>(ctx, a_lds_desc.element_space_size), address_space::lds);
+    const auto b_lds = make_tensor_view(b_lds_desc, lds_buffer<float>(ctx, b_lds_desc.element_space_size), address_space::lds);
     auto a_global = make_tile_window(a_view, {M, K}, {block_m, 0}, a_copy, partition_index(a_copy, warp, lane));
     auto b_global = make_tile_window(b_view, {N, K}, {block_n, 0}, b_copy, partition_index(b_copy, warp, lane));
     const auto a_store = make_tile_window(a_lds, {M, K}, {0, 0}, a_copy, partition_index(a_copy, warp, lane));
@@ -287,7 +331,7 @@ TILESIM_HOST_DEVICE void gemm_tile(Ctx& ctx, const gemm_params& p) {
       a_read.load(a_regs);
       ctx.label("B lds load");
       b_read.load(b_regs);
-      gemm_multiply_accumulate(g, p.vector, a_regs, b_regs, acc);
+      gemm_multiply_accumulate(grid, a_regs, b_regs, acc);
       a_global.move({0, K});
       b_global.move({0, K});
       if (k0 + K < p.k && p.bug != gemm_planted_bug::no_barrier_before_next_lds_store) ctx.barrier();
@@ -295,6 +339,12 @@ TILESIM_HOST_DEVICE void gemm_tile(Ctx& ctx, const gemm_params& p) {
     ctx.label("C global store");
     make_tile_window(c_view, {M, N}, {block_m, block_n}, c_frag, partition_index(c_frag, warp, lane)).store(acc);
   });
+}
+
+// The run-time form from the parameters alone: gemm_tile(ctx, gemm_params{}).
+template <class Ctx>
+TILESIM_HOST_DEVICE void gemm_tile(Ctx& ctx, const gemm_params& p) {
+  gemm_tile(ctx, gemm_shape{p, ctx.block_size(), ctx.warp_size()});
 }
 
 }  // namespace tilesim::programs

@@ -42,6 +42,9 @@ namespace tilesim {
 struct rh {
   int major;
   int minor;
+  TILESIM_HOST_DEVICE friend constexpr bool operator==(const rh& a, const rh& b) {
+    return a.major == b.major && a.minor == b.minor;
+  }
 };
 
 struct tile_distribution_encoding {
@@ -58,6 +61,23 @@ struct tile_distribution_encoding {
   rh p[max_p][max_components] = {};
   int n_y = 0;
   rh y[max_y] = {};
+
+  // Field-wise equality (unused slots are zero in every encoding make_encoding builds).
+  TILESIM_HOST_DEVICE friend constexpr bool operator==(const tile_distribution_encoding& a,
+                                                       const tile_distribution_encoding& b) {
+    bool same = a.n_r == b.n_r && a.n_x == b.n_x && a.n_p == b.n_p && a.n_y == b.n_y;
+    for (int i = 0; i < max_components; ++i) same = same && a.r[i] == b.r[i];
+    for (int x = 0; x < max_x; ++x) {
+      same = same && a.n_h[x] == b.n_h[x];
+      for (int i = 0; i < max_components; ++i) same = same && a.h[x][i] == b.h[x][i];
+    }
+    for (int q = 0; q < max_p; ++q) {
+      same = same && a.p_size[q] == b.p_size[q];
+      for (int i = 0; i < max_components; ++i) same = same && a.p[q][i] == b.p[q][i];
+    }
+    for (int j = 0; j < max_y; ++j) same = same && a.y[j] == b.y[j];
+    return same;
+  }
 
   // The length of one R or H component.
   TILESIM_HOST_DEVICE constexpr index_t length_of(rh c) const { return c.major == 0 ? r[c.minor] : h[c.major - 1][c.minor]; }

@@ -16,11 +16,17 @@
 // WORKED EXAMPLE. A 4x4 row-major view of 16 floats t[i] = i: view.at({2, 1}) == 9; view.at({0, 17}) is
 // offset 17, outside the buffer, so it reads 0 (CK would read 0 there too: its buffer range check).
 //
+// COMPILE-TIME WIDTH. load_vector<N>(buffer, offset, out, valid) / store_vector<N> move a vector whose length
+// is a template parameter: a buffer that has a member of that name (the GPU's, gpu/device_context.hpp) picks
+// its one instruction at compile time and does no per-element work; any other buffer gets load(offset, N, ..).
+// A view over constant<D> (make_tensor_view(constant<D>{}, buffer)) holds fixed_descriptor<D>: no data.
+//
 // INVARIANT: a view's buffer holds at least the descriptor's element_space_size elements (checked by
 // make_tensor_view), so every in-bounds top index reads real data.
 #pragma once
 
 #include "spec/descriptor.hpp"
+#include "spec/fixed_descriptor.hpp"
 
 namespace tilesim {
 
@@ -87,6 +93,32 @@ TILESIM_HOST_DEVICE constexpr tensor_view<Desc, Buffer> make_tensor_view(const D
   require(broken_unless(buffer.size() >= desc.element_space_size, rule::window_buffer_too_small, "tensor_view",
                         {"buffer elements", buffer.size()}, {"element space size", desc.element_space_size}));
   return {desc, buffer, space};
+}
+
+// A view through a compile-time descriptor: make_tensor_view(constant<make_row_major_descriptor(64, 32)>{}, lds).
+template <auto D, element_buffer Buffer>
+TILESIM_HOST_DEVICE constexpr tensor_view<fixed_descriptor<D>, Buffer> make_tensor_view(
+    constant<D> desc, const Buffer& buffer, address_space space = address_space::global) {
+  return make_tensor_view(as_descriptor(desc), buffer, space);
+}
+
+// Elements offset..offset+N-1 into out (N known at compile time): the buffer's own load_vector<N> if it has one.
+template <index_t N, element_buffer B>
+TILESIM_HOST_DEVICE TILESIM_INLINE constexpr void load_vector(const B& buffer, index_t offset,
+                                                              typename B::value_type* out, bool valid) {
+  if constexpr (requires { buffer.template load_vector<N>(offset, out, valid); })
+    buffer.template load_vector<N>(offset, out, valid);
+  else
+    buffer.load(offset, N, out, valid);
+}
+// in[0..N) to elements offset..offset+N-1 (N known at compile time).
+template <index_t N, element_buffer B>
+TILESIM_HOST_DEVICE TILESIM_INLINE constexpr void store_vector(const B& buffer, index_t offset,
+                                                               const typename B::value_type* in, bool valid) {
+  if constexpr (requires { buffer.template store_vector<N>(offset, in, valid); })
+    buffer.template store_vector<N>(offset, in, valid);
+  else
+    buffer.store(offset, N, in, valid);
 }
 
 // A view of `count` elements at `data` through `desc` (a span_buffer; the same size rule):
