@@ -130,17 +130,27 @@ struct device_buffer {
   }
 };
 
+// The wave size of the device pass, a constant: 32 on NVIDIA; the target's on AMD (clang's
+// __AMDGCN_WAVEFRONT_SIZE: 64 on gfx9).
+#if defined(__AMDGCN_WAVEFRONT_SIZE)
+inline constexpr index_t device_wave_size = __AMDGCN_WAVEFRONT_SIZE;
+#else
+inline constexpr index_t device_wave_size = 32;
+#endif
+
 class device_context {
  public:
   __device__ explicit device_context(const kernel_args& args) : args_(args) {}
 
+  // Ids in 32-bit unsigned arithmetic by a compile-time wave size (a division by the run-time warpSize, in
+  // index_t, cost hundreds of cycles of latency ahead of every address), widened once.
   __device__ index_t thread_id() const { return threadIdx.x; }
-  __device__ index_t lane() const { return threadIdx.x % warpSize; }
-  __device__ index_t warp() const { return threadIdx.x / warpSize; }
+  __device__ index_t lane() const { return threadIdx.x % static_cast<unsigned>(device_wave_size); }
+  __device__ index_t warp() const { return threadIdx.x / static_cast<unsigned>(device_wave_size); }
   __device__ index_t block_id() const { return blockIdx.x; }
   __device__ index_t block_size() const { return blockDim.x; }
   __device__ index_t grid_size() const { return gridDim.x; }
-  __device__ index_t warp_size() const { return warpSize; }
+  __device__ index_t warp_size() const { return device_wave_size; }
   __device__ void barrier() const { __syncthreads(); }
   __device__ void label(const char*) const {}
 

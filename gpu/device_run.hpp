@@ -43,6 +43,8 @@ struct device_launch {
 struct device_result {
   std::vector<byte_buffer> buffers;       // every global slot after the kernel
   std::vector<long long> block_cycles;    // timed launches: one per block
+  int registers = 0;                      // the kernel's registers per thread (the runtime's attributes)
+  long long local_bytes = 0;              // its local memory per thread: stack frame and spills (0 = none)
 };
 
 struct device_description {

@@ -27,6 +27,11 @@ template <class... Args>
 inline hipError_t hipFuncSetAttribute(void (*kernel)(Args...), hipFuncAttribute a, int value) {
   return hipFuncSetAttribute(reinterpret_cast<const void*>(kernel), a, value);
 }
+// A kernel's registers and private (scratch) bytes per thread, by the kernel itself.
+template <class... Args>
+inline hipError_t hipFuncGetAttributes(hipFuncAttributes* attributes, void (*kernel)(Args...)) {
+  return hipFuncGetAttributes(attributes, reinterpret_cast<const void*>(kernel));
+}
 
 #if HIP_VERSION_MAJOR < 5 || (HIP_VERSION_MAJOR == 5 && HIP_VERSION_MINOR < 3)
 // HIP before 5.3 has no hipDeviceSetLimit and no stack limit to set: the runtime gives each launch the
@@ -64,6 +69,11 @@ inline hipError_t hipDeviceSetLimit(cudaLimit limit, std::size_t value) { return
 template <class Kernel>
 hipError_t hipFuncSetAttribute(Kernel kernel, cudaFuncAttribute a, int value) {
   return cudaFuncSetAttribute(kernel, a, value);
+}
+using hipFuncAttributes = cudaFuncAttributes;  // numRegs, localSizeBytes (stack + spills per thread)
+template <class Kernel>
+hipError_t hipFuncGetAttributes(hipFuncAttributes* attributes, Kernel kernel) {
+  return cudaFuncGetAttributes(attributes, kernel);
 }
 #endif
 

@@ -29,9 +29,11 @@ struct device_memory {
   device_memory& operator=(const device_memory&) = delete;
 };
 
-template <class Params, class Kernel>
-device_result launch(Kernel kernel, const Params& params, const device_launch& l,
-                     std::vector<byte_buffer> buffers) {
+// kernel<<<grid, block, lds>>>(params..., args): a run-time kernel takes its program's params, a compiled one
+// (gpu/compiled_shapes.hpp) none.
+template <class Kernel, class... Params>
+device_result launch_kernel(Kernel kernel, const device_launch& l, std::vector<byte_buffer> buffers,
+                            const Params&... params) {
   if (buffers.size() > static_cast<std::size_t>(max_slots))
     throw std::invalid_argument("a kernel takes at most " + std::to_string(max_slots) + " global buffers, not " +
                                 std::to_string(buffers.size()));
@@ -53,14 +55,18 @@ device_result launch(Kernel kernel, const Params& params, const device_launch& l
     cycles = std::make_unique<device_memory>(sizeof(long long) * static_cast<std::size_t>(l.grid));
     args.block_cycles = static_cast<long long*>(cycles->pointer);
   }
-  // spec's index machinery keeps its encodings and windows in local memory (tens of KB per thread for the
-  // GEMM); the default per-thread stack limit is sized for far less.
+  // The run-time kernels (lds_sweep, Morton, convolution) keep their encodings and windows in local memory
+  // (tens of KB per thread); the default per-thread stack limit is sized for far less. Compiled kernels use none.
   TILESIM_HIP_CHECK(hipDeviceSetLimit(hipLimitStackSize, 64 * 1024));
   TILESIM_HIP_CHECK(hipFuncSetAttribute(kernel, hipFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(l.lds_bytes)));
-  kernel<<<l.grid, l.block, l.lds_bytes>>>(params, args);
+  kernel<<<l.grid, l.block, l.lds_bytes>>>(params..., args);
   TILESIM_HIP_CHECK(hipGetLastError());
   TILESIM_HIP_CHECK(hipDeviceSynchronize());
   device_result r;
+  hipFuncAttributes price{};
+  TILESIM_HIP_CHECK(hipFuncGetAttributes(&price, kernel));
+  r.registers = price.numRegs;
+  r.local_bytes = static_cast<long long>(price.localSizeBytes);
   for (std::size_t k = 0; k < buffers.size(); ++k)
     TILESIM_HIP_CHECK(hipMemcpy(buffers[k].data(), memory[k]->pointer, buffers[k].size(), hipMemcpyDeviceToHost));
   r.buffers = std::move(buffers);
@@ -70,6 +76,12 @@ device_result launch(Kernel kernel, const Params& params, const device_launch& l
                                 hipMemcpyDeviceToHost));
   }
   return r;
+}
+
+// A run-time kernel: kernel(params, args).
+template <class Params, class Kernel>
+device_result launch(Kernel kernel, const Params& params, const device_launch& l, std::vector<byte_buffer> buffers) {
+  return launch_kernel(kernel, l, std::move(buffers), params);
 }
 
 }  // namespace detail

@@ -1,32 +1,50 @@
-// tilesim/gpu/kernels.cu: the built-in programs as kernels, and the host runner that launches them.
+// tilesim/gpu/kernels.cu: the programs as kernels, and the host runner that launches them.
 //
-// Each kernel is one line: run_program over the same template the simulator instantiates. One kernel per
-// program: a launch is timed (two barriers and a clock64() store per block around the program) when it
-// passes a cycles buffer, and untimed (what Nsight Compute counts) when not. The GEMM and the convolution
-// are in kernels_o1.cu, compiled with NVVM at -O1 (that file says why); launch() is gpu/kernel_launch.hpp.
+// Copies, LDS sweeps and GEMMs are compiled per launch shape: copy_fp16_kernel<I> runs copy_tile on
+// constant<compiled::copy_fp16_shapes[I]> (gpu/compiled_shapes.hpp), so its encodings, descriptors and windows
+// fold to constants (0 bytes of stack; spec/window/static_tile_window.hpp). run_copy_on_device finds a point's
+// shape in the table and launches that instance; a shape with no entry is a device_error naming it. The
+// Morton read and the convolution are still run-time programs (one kernel each, parameters as
+// kernel arguments). Every kernel is compiled by NVVM at -O3. A launch is timed (two barriers and a clock64()
+// store per block around the program) when it passes a cycles buffer, untimed (what Nsight Compute counts)
+// when not; launch() is gpu/kernel_launch.hpp.
 #include <cstdint>
 #include <cstdio>
 
+#include "gpu/compiled_shapes.hpp"
 #include "gpu/kernel_launch.hpp"
 
 namespace tilesim::gpu {
 
-__global__ void copy_u16_kernel(programs::copy_params p, kernel_args a) {
-  run_program(a, [&](device_context& ctx) { programs::copy_tile<std::uint16_t>(ctx, p); });
+template <int I>
+__global__ void copy_fp16_kernel(kernel_args a) {
+  run_program(a, [&](device_context& ctx) { programs::copy_tile<std::uint16_t>(ctx, constant<compiled::copy_fp16_shapes[I]>{}); });
 }
 
-__global__ void copy_f32_kernel(programs::copy_params p, kernel_args a) {
-  run_program(a, [&](device_context& ctx) { programs::copy_tile<float>(ctx, p); });
+template <int I>
+__global__ void copy_fp32_kernel(kernel_args a) {
+  run_program(a, [&](device_context& ctx) { programs::copy_tile<float>(ctx, constant<compiled::copy_fp32_shapes[I]>{}); });
 }
 
-__global__ void lds_sweep_u32_kernel(programs::lds_sweep_params p, kernel_args a) {
-  run_program(a, [&](device_context& ctx) { programs::lds_sweep<std::uint32_t, 4>(ctx, p); });
+template <int I>
+__global__ void gemm_f32_kernel(kernel_args a) {
+  run_program(a, [&](device_context& ctx) { programs::gemm_tile(ctx, constant<compiled::gemm_shapes[I]>{}); });
+}
+
+template <int I>
+__global__ void lds_sweep_u32_kernel(index_t iterations, kernel_args a) {
+  run_program(a, [&](device_context& ctx) {
+    programs::lds_sweep<std::uint32_t, 4>(ctx, constant<compiled::lds_sweep_shapes[I]>{}, iterations);
+  });
 }
 
 __global__ void morton_f32_kernel(examples::morton_params p, kernel_args a) {
   run_program(a, [&](device_context& ctx) { examples::morton_read<float>(ctx, p); });
 }
 
+__global__ void conv_f32_kernel(examples::conv_params p, kernel_args a) {
+  run_program(a, [&](device_context& ctx) { examples::conv(ctx, p); });
+}
 
 namespace {
 
@@ -43,6 +61,11 @@ std::string driver_version() {
   int v = 0;
   TILESIM_HIP_CHECK(hipDriverGetVersion(&v));
   return "driver API " + std::to_string(v);
+}
+
+[[noreturn]] void no_compiled_kernel(const char* program, const device_launch& l) {
+  throw device_error(std::string("no compiled ") + program + " kernel for this shape (grid " + std::to_string(l.grid) +
+                     ", block " + std::to_string(l.block) + "): add it to gpu/compiled_shapes.hpp");
 }
 
 }  // namespace
@@ -66,20 +89,49 @@ device_description describe_device() {
 }
 
 device_result run_copy_on_device(const programs::copy_params& p, const device_launch& l, std::vector<byte_buffer> b) {
-  return detail::launch(copy_u16_kernel, p, l, std::move(b));
+  device_result r;
+  const programs::copy_shape shape{p, l.block, compiled::sm90_wave, l.grid};
+  if (!compiled::with_compiled_shape<compiled::copy_fp16_shapes>(
+          shape, [&]<int I>() { r = detail::launch_kernel(copy_fp16_kernel<I>, l, std::move(b)); }))
+    no_compiled_kernel("fp16 copy", l);
+  return r;
 }
 
 device_result run_copy_f32_on_device(const programs::copy_params& p, const device_launch& l, std::vector<byte_buffer> b) {
-  return detail::launch(copy_f32_kernel, p, l, std::move(b));
+  device_result r;
+  const programs::copy_shape shape{p, l.block, compiled::sm90_wave, l.grid};
+  if (!compiled::with_compiled_shape<compiled::copy_fp32_shapes>(
+          shape, [&]<int I>() { r = detail::launch_kernel(copy_fp32_kernel<I>, l, std::move(b)); }))
+    no_compiled_kernel("fp32 copy", l);
+  return r;
+}
+
+device_result run_gemm_on_device(const programs::gemm_params& p, const device_launch& l, std::vector<byte_buffer> b) {
+  device_result r;
+  const programs::gemm_shape shape{p, l.block, compiled::sm90_wave};
+  if (!compiled::with_compiled_shape<compiled::gemm_shapes>(
+          shape, [&]<int I>() { r = detail::launch_kernel(gemm_f32_kernel<I>, l, std::move(b)); }))
+    no_compiled_kernel("GEMM", l);
+  return r;
 }
 
 device_result run_lds_sweep_on_device(const programs::lds_sweep_params& p, const device_launch& l,
                                       std::vector<byte_buffer> b) {
-  return detail::launch(lds_sweep_u32_kernel, p, l, std::move(b));
+  device_result r;
+  const programs::copy_shape shape{p.tile, l.block, compiled::sm90_wave, l.grid};
+  if (!compiled::with_compiled_shape<compiled::lds_sweep_shapes>(shape, [&]<int I>() {
+        r = detail::launch_kernel(lds_sweep_u32_kernel<I>, l, std::move(b), p.iterations);
+      }))
+    no_compiled_kernel("LDS sweep", l);
+  return r;
 }
 
 device_result run_morton_on_device(const examples::morton_params& p, const device_launch& l, std::vector<byte_buffer> b) {
   return detail::launch(morton_f32_kernel, p, l, std::move(b));
+}
+
+device_result run_conv_on_device(const examples::conv_params& p, const device_launch& l, std::vector<byte_buffer> b) {
+  return detail::launch(conv_f32_kernel, p, l, std::move(b));
 }
 
 }  // namespace tilesim::gpu

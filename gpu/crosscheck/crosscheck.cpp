@@ -17,6 +17,7 @@
 #include "sim/arch/arch.hpp"
 #include "sim/programs/gemm_tile_run.hpp"
 #include "sim/engine/engine.hpp"
+#include "gpu/compiled_shapes.hpp"
 
 namespace tilesim::gpu {
 
@@ -167,6 +168,20 @@ std::string writer_of(const simulated& s, sim::address_t address, int wave_size)
       }
   }
   return "no thread (the simulator stored nothing there)";
+}
+
+// Runs program<S> on the simulator for the compiled shape S == shape of `Table` (the instance the GPU kernel
+// runs: gpu/compiled_shapes.hpp); a shape with no entry is std::invalid_argument.
+template <const auto& Table, class Shape, class Program>
+sim::run_result compiled_run(const Shape& shape, const sim::launch& l, sim::global_memory mem, Program program) {
+  sim::run_result r;
+  const bool found = compiled::with_compiled_shape<Table>(shape, [&]<int I>() {
+    r = sim::run(l, std::move(mem), [&](sim::thread_context& ctx) { program.template operator()<Table[I]>(ctx); });
+  });
+  if (!found)
+    throw std::invalid_argument("no compiled kernel for this point's shape (grid " + std::to_string(l.grid) + ", block " +
+                                std::to_string(l.block) + "): add it to gpu/compiled_shapes.hpp");
+  return r;
 }
 
 std::string hex(std::uint32_t v, int digits) {
@@ -392,6 +407,8 @@ const std::vector<std::string>& counter_metrics() {
       "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
       "smsp__sass_inst_executed_op_global_ld.sum",
       "smsp__sass_inst_executed_op_global_st.sum",
+      "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum",  // local memory (spills, stack): the simulator's 0
+      "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum",
   };
   return m;
 }
@@ -399,12 +416,20 @@ const std::vector<std::string>& counter_metrics() {
 namespace {
 long long* field(counters& c, std::size_t i) {
   long long* f[] = {&c.lds_wavefronts_ld,   &c.lds_wavefronts_st,   &c.lds_instructions_ld,   &c.lds_instructions_st,
-                    &c.global_sectors_ld,   &c.global_sectors_st,   &c.global_instructions_ld, &c.global_instructions_st};
+                    &c.global_sectors_ld,   &c.global_sectors_st,   &c.global_instructions_ld, &c.global_instructions_st,
+                    &c.local_sectors_ld,    &c.local_sectors_st};
   return f[i];
 }
 const char* field_names[] = {"lds_wavefronts_ld",   "lds_wavefronts_st",   "lds_instructions_ld",
                              "lds_instructions_st", "global_sectors_ld",   "global_sectors_st",
-                             "global_instructions_ld", "global_instructions_st"};
+                             "global_instructions_ld", "global_instructions_st", "local_sectors_ld",
+                             "local_sectors_st"};
+// Recordings made before local memory was counted have the first 8 fields only.
+bool has_member(const json_value& v, const std::string& key) {
+  for (const auto& m : v.members())
+    if (m.first == key) return true;
+  return false;
+}
 }  // namespace
 
 bool set_counter(counters& c, const std::string& metric, double value) {
@@ -423,7 +448,8 @@ json_value to_json(const counters& c) {
 
 counters counters_from_json(const json_value& v) {
   counters c;
-  for (std::size_t i = 0; i < counter_metrics().size(); ++i) *field(c, i) = std::llround(v[field_names[i]].number());
+  for (std::size_t i = 0; i < counter_metrics().size(); ++i)
+    if (i < 8 || has_member(v, field_names[i])) *field(c, i) = std::llround(v[field_names[i]].number());
   return c;
 }
 
@@ -438,8 +464,10 @@ simulated simulate(const crosscheck_point& p, const point_inputs& in) {
     mem.add<float>("a", typed<float>(in.buffers[0]));
     mem.add<float>("b", typed<float>(in.buffers[1]));
     mem.add<float>("c", typed<float>(in.buffers[2]));
-    const programs::gemm_params q = p.gemm;
-    s.run = sim::run(l, std::move(mem), [&q](sim::thread_context& ctx) { programs::gemm_tile(ctx, q); });
+    const programs::gemm_shape shape{p.gemm, p.block, p.wave_size};
+    s.run = compiled_run<compiled::gemm_shapes>(shape, l, std::move(mem), [&]<auto S>(sim::thread_context& ctx) {
+      programs::gemm_tile(ctx, constant<S>{});
+    });
     s.buffers = {bytes_of(s.run.memory.get<float>(0)), bytes_of(s.run.memory.get<float>(1)),
                  bytes_of(s.run.memory.get<float>(2))};
   } else if (p.program == program_kind::morton_f32) {
@@ -459,20 +487,27 @@ simulated simulate(const crosscheck_point& p, const point_inputs& in) {
   } else if (p.program == program_kind::lds_sweep_u32) {
     mem.add<std::uint32_t>("in", typed<std::uint32_t>(in.buffers[0]));
     mem.add<std::uint32_t>("out", typed<std::uint32_t>(in.buffers[1]));
-    const programs::lds_sweep_params q = p.sweep;
-    s.run = sim::run(l, std::move(mem), [&q](sim::thread_context& ctx) { programs::lds_sweep<std::uint32_t, 4>(ctx, q); });
+    const programs::copy_shape shape{p.sweep.tile, p.block, p.wave_size, p.grid};
+    const index_t iterations = p.sweep.iterations;
+    s.run = compiled_run<compiled::lds_sweep_shapes>(shape, l, std::move(mem), [&]<auto S>(sim::thread_context& ctx) {
+      programs::lds_sweep<std::uint32_t, 4>(ctx, constant<S>{}, iterations);
+    });
     s.buffers = {bytes_of(s.run.memory.get<std::uint32_t>(0)), bytes_of(s.run.memory.get<std::uint32_t>(1))};
   } else if (p.program == program_kind::copy_fp16) {
     mem.add<std::uint16_t>("in", typed<std::uint16_t>(in.buffers[0]));
     mem.add<std::uint16_t>("out", typed<std::uint16_t>(in.buffers[1]));
-    const programs::copy_params q = p.copy;
-    s.run = sim::run(l, std::move(mem), [&q](sim::thread_context& ctx) { programs::copy_tile<std::uint16_t>(ctx, q); });
+    const programs::copy_shape shape{p.copy, p.block, p.wave_size, p.grid};
+    s.run = compiled_run<compiled::copy_fp16_shapes>(shape, l, std::move(mem), [&]<auto S>(sim::thread_context& ctx) {
+      programs::copy_tile<std::uint16_t>(ctx, constant<S>{});
+    });
     s.buffers = {bytes_of(s.run.memory.get<std::uint16_t>(0)), bytes_of(s.run.memory.get<std::uint16_t>(1))};
   } else {
     mem.add<float>("in", typed<float>(in.buffers[0]));
     mem.add<float>("out", typed<float>(in.buffers[1]));
-    const programs::copy_params q = p.copy;
-    s.run = sim::run(l, std::move(mem), [&q](sim::thread_context& ctx) { programs::copy_tile<float>(ctx, q); });
+    const programs::copy_shape shape{p.copy, p.block, p.wave_size, p.grid};
+    s.run = compiled_run<compiled::copy_fp32_shapes>(shape, l, std::move(mem), [&]<auto S>(sim::thread_context& ctx) {
+      programs::copy_tile<float>(ctx, constant<S>{});
+    });
     s.buffers = {bytes_of(s.run.memory.get<float>(0)), bytes_of(s.run.memory.get<float>(1))};
   }
   s.report = sim::make_program_report(sim::arch_named("sm90"), s.run);

@@ -30,41 +30,52 @@ struct lds_sweep_params {
   index_t iterations = 1024; // LDS reads of its vector per thread
 };
 
-// The program: lds_sweep<std::uint32_t, 4>(ctx, p) with p.tile = {.rows = 32, .cols = 32, .vector = 4} is
-// the 32-bit sweep the cross-check runs (4 adds per LDS.128: the loop stays LDS-bound even conflict-free;
-// fp16's 8 packed adds per LDS.128 made the conflict-free loop issue-bound on an H200).
-template <class T, int Vector, class Ctx>
-TILESIM_HOST_DEVICE void lds_sweep(Ctx& ctx, const lds_sweep_params& sp) {
-  const copy_params& p = sp.tile;
-  const index_t threads = ctx.block_size(), warp_size = ctx.warp_size();
-  require(broken_unless(p.vector == Vector && p.rows * p.cols == threads * Vector, rule::pattern_not_dividing,
+// The program, for a tile shape in either form (copy.hpp's copy_shape, or constant<copy_shape{...}> in a
+// kernel) and a run-time iteration count: lds_sweep<std::uint32_t, 4>(ctx, shape, 1024) with the tile
+// {.rows = 32, .cols = 32, .vector = 4} is the 32-bit sweep the cross-check runs (4 adds per LDS.128: the loop
+// stays LDS-bound even conflict-free; fp16's 8 packed adds per LDS.128 made the conflict-free loop issue-bound
+// on an H200).
+template <class T, int Vector, class Ctx, class Shape>
+TILESIM_HOST_DEVICE void lds_sweep(Ctx& ctx, const Shape& shape, index_t iterations) {
+  const copy_shape& s = value_of(shape);
+  const copy_params& p = s.params;
+  require_launch_shape(ctx, s.threads, s.warp_size, s.grid);
+  require(broken_unless(p.vector == Vector && p.rows * p.cols == s.threads * Vector, rule::pattern_not_dividing,
                         "lds sweep: one vector per thread", {"rows * cols", p.rows * p.cols},
-                        {"threads * vector", threads * p.vector}, {"vector", p.vector}, {"compiled vector", Vector}));
-  const tile_distribution_encoding write_enc = make_warp_raked_encoding(threads, warp_size, p.rows, p.cols, p.vector);
-  const tile_distribution_encoding read_enc = make_copy_read_encoding(p, threads, warp_size);
-  const multi_index<tile_distribution_encoding::max_y> first{};
-  const auto w = write_enc.x_of(partition_index(write_enc, ctx.warp(), ctx.lane()), first);
-  const auto r = read_enc.x_of(partition_index(read_enc, ctx.warp(), ctx.lane()), first);
+                        {"threads * vector", s.threads * p.vector}, {"vector", p.vector}, {"compiled vector", Vector}));
+  const auto write_enc = derive(shape, [](const copy_shape& c) {
+    return make_warp_raked_encoding(c.threads, c.warp_size, c.params.rows, c.params.cols, c.params.vector);
+  });
+  const auto read_enc =
+      derive(shape, [](const copy_shape& c) { return make_copy_read_encoding(c.params, c.threads, c.warp_size); });
+  const auto w = thread_x_of(write_enc, partition_index(write_enc, ctx.warp(), ctx.lane()), {});
+  const auto r = thread_x_of(read_enc, partition_index(read_enc, ctx.warp(), ctx.lane()), {});
   const index_t row0 = ctx.block_id() * p.rows;
   const auto in = global_buffer<T>(ctx, p.input);
   const auto out = global_buffer<T>(ctx, p.output);
-  with_copy_lds_descriptor(p, static_cast<index_t>(sizeof(T)), [&](const auto& d) {
+  with_copy_lds_descriptor<T>(shape, [&](const auto& d) {
     const auto lds = lds_buffer<T>(ctx, d.element_space_size);
     T v[Vector] = {}, sum[Vector] = {};
     ctx.label("global load");
-    in.load((row0 + w[0]) * p.cols + w[1], Vector, v, true);
+    load_vector<Vector>(in, (row0 + w[0]) * p.cols + w[1], v, true);
     ctx.label("lds store");
-    lds.store(d.calculate_offset({w[0], w[1]}), Vector, v, true);
+    store_vector<Vector>(lds, d.calculate_offset({w[0], w[1]}), v, true);
     ctx.barrier();
     const index_t at = d.calculate_offset({r[0], r[1]});
     ctx.label("lds load");
-    for (index_t i = 0; i < sp.iterations; ++i) {
-      lds.load(at, Vector, v, true);
-      for (int e = 0; e < Vector; ++e) sum[e] = static_cast<T>(sum[e] + v[e]);
+    for (index_t i = 0; i < iterations; ++i) {
+      load_vector<Vector>(lds, at, v, true);
+      static_for<Vector>([&](auto e) { sum[e] = static_cast<T>(sum[e] + v[e]); });
     }
     ctx.label("global store");
-    out.store((row0 + r[0]) * p.cols + r[1], Vector, sum, true);
+    store_vector<Vector>(out, (row0 + r[0]) * p.cols + r[1], sum, true);
   });
+}
+
+// The run-time form from the parameters alone: lds_sweep<std::uint32_t, 4>(ctx, lds_sweep_params{...}).
+template <class T, int Vector, class Ctx>
+TILESIM_HOST_DEVICE void lds_sweep(Ctx& ctx, const lds_sweep_params& sp) {
+  lds_sweep<T, Vector>(ctx, copy_shape_of(ctx, sp.tile), sp.iterations);
 }
 
 }  // namespace tilesim::programs

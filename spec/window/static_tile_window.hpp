@@ -135,6 +135,19 @@ struct static_tile_window {
   }
 };
 
+// x_of(thread, y) of an encoding in either form: thread_x_of(constant<E>{}, {1, 0}, {}) is E.x_of({1, 0}, {}).
+TILESIM_HOST_DEVICE constexpr multi_index<tile_distribution_encoding::max_x> thread_x_of(
+    const tile_distribution_encoding& e, const multi_index<tile_distribution_encoding::max_p>& thread,
+    const multi_index<tile_distribution_encoding::max_y>& y) {
+  return e.x_of(thread, y);
+}
+template <tile_distribution_encoding E>
+TILESIM_HOST_DEVICE constexpr multi_index<tile_distribution_encoding::max_x> thread_x_of(
+    constant<E>, const multi_index<tile_distribution_encoding::max_p>& thread,
+    const multi_index<tile_distribution_encoding::max_y>& y) {
+  return E.x_of(thread, y);
+}
+
 // A window over a compile-time view with compile-time encoding E (see the essay). `lengths` must be E's X
 // lengths (checked at run time on the host, like tile_window's; both are usually constants).
 template <class View, tile_distribution_encoding E>

@@ -1,0 +1,194 @@
+// tilesim/gpu/compiled_shapes.hpp: the launch shapes compiled into kernels, one kernel per shape.
+//
+// DEFINITION. A kernel is a program run on constant<shape> (spec/constant.hpp): its parameters, workgroup
+// size, wave size (and the copy's grid) are constants, so every encoding, descriptor and window folds to the
+// arithmetic a hand-written kernel does. These tables list the shapes gpu/kernels.cu instantiates: entry i
+// of copy_fp16_shapes is the kernel copy_fp16_kernel<i>. The host finds a point's entry by equality
+// (find_shape); the cross-check's simulator side runs the very same instantiation
+// (with_compiled_shape), so what the GPU ran and what the simulator priced are one template instance.
+// The shapes are every copy, LDS sweep and GEMM point of gpu/crosscheck's catalogue, sm90 (wave 32); a CPU test
+// (gpu/crosscheck/compiled_shapes.test.cpp) fails when a catalogue point has no entry here.
+//
+// WORKED EXAMPLE. The fp16 64x32 v8 ck_xor point (grid 64, 256 threads): find_shape(copy_fp16_shapes,
+// copy_shape{p, 256, 32, 64}) == 2, and copy_fp16_kernel<2> runs copy_tile<uint16_t>(ctx, constant<copy_fp16_shapes[2]>{}).
+//
+// INVARIANTS: no two entries of a table are equal (the lookup is unique); every entry is a valid shape
+// (its encodings and descriptors build at compile time, or the kernels do not compile).
+#pragma once
+
+#include <cstddef>
+
+#include "sim/programs/copy.hpp"
+#include "sim/programs/gemm_tile.hpp"
+
+namespace tilesim::gpu::compiled {
+
+using programs::copy_lds_layout;
+using programs::copy_params;
+using programs::copy_read_order;
+using programs::copy_shape;
+using programs::gemm_lds_layout;
+using programs::gemm_params;
+using programs::gemm_shape;
+
+inline constexpr index_t sm90_wave = 32;
+
+// The built-in copy points: rows x cols, `vector` elements, lanes_down_rows read, grid 64.
+constexpr copy_shape builtin_copy(index_t rows, index_t cols, index_t vector, copy_lds_layout layout) {
+  copy_params p;
+  p.rows = rows;
+  p.cols = cols;
+  p.vector = vector;
+  p.layout = layout;
+  p.read = copy_read_order::lanes_down_rows;
+  return {p, 256, sm90_wave, 64};
+}
+
+// examples/lds_index_swap's sm90 cases: CK's 128 x 32 fp16 A tile, ldmatrix read (R = 16), one workgroup.
+constexpr copy_shape lds_index_swap_sm90(copy_lds_layout layout, ck_lds_order order) {
+  copy_params p;
+  p.rows = 128;
+  p.cols = 32;
+  p.vector = 8;
+  p.layout = layout;
+  p.read = copy_read_order::gemm_operand;
+  p.lane_rows = 16;
+  p.ck_order = order;
+  return {p, 256, sm90_wave, 1};
+}
+
+// examples/cute_swizzle's sm90 cases: 128 x width fp16, ldmatrix read, element Swizzle<bits, 3, 3> (bits < 0: row-major).
+constexpr copy_shape cute_swizzle_sm90(index_t width, int bits) {
+  copy_params p;
+  p.rows = 128;
+  p.cols = width;
+  p.vector = 8;
+  p.read = copy_read_order::gemm_operand;
+  p.lane_rows = 16;
+  p.layout = bits < 0 ? copy_lds_layout::row_major : copy_lds_layout::cute_swizzle;
+  if (bits >= 0) {
+    p.swizzle_bits = bits;
+    p.swizzle_base = 3;
+    p.swizzle_shift = 3;
+  }
+  return {p, 256, sm90_wave, 1};
+}
+
+inline constexpr copy_shape copy_fp16_shapes[] = {
+    builtin_copy(64, 32, 8, copy_lds_layout::row_major),
+    builtin_copy(64, 32, 8, copy_lds_layout::padded),
+    builtin_copy(64, 32, 8, copy_lds_layout::ck_xor),
+    builtin_copy(64, 32, 8, copy_lds_layout::cute_swizzle),
+    builtin_copy(64, 64, 8, copy_lds_layout::row_major),
+    builtin_copy(64, 64, 8, copy_lds_layout::ck_xor),
+    builtin_copy(64, 64, 8, copy_lds_layout::cute_swizzle),
+    lds_index_swap_sm90(copy_lds_layout::row_major, ck_lds_order::l_k0_2025),
+    lds_index_swap_sm90(copy_lds_layout::padded, ck_lds_order::l_k0_2025),
+    lds_index_swap_sm90(copy_lds_layout::ck_xor, ck_lds_order::k0_l_2024),
+    lds_index_swap_sm90(copy_lds_layout::ck_xor, ck_lds_order::l_k0_2025),
+    cute_swizzle_sm90(64, -1),
+    cute_swizzle_sm90(64, 1),
+    cute_swizzle_sm90(64, 2),
+    cute_swizzle_sm90(64, 3),
+    cute_swizzle_sm90(16, -1),
+    cute_swizzle_sm90(16, 1),
+    cute_swizzle_sm90(32, 2),  // (its row-major 8x32 baseline is lds-index-swap's row-major shape, above)
+};
+
+inline constexpr copy_shape copy_fp32_shapes[] = {
+    builtin_copy(64, 32, 4, copy_lds_layout::row_major),
+    builtin_copy(64, 32, 4, copy_lds_layout::padded),
+    builtin_copy(64, 32, 4, copy_lds_layout::ck_xor),
+};
+
+// The LDS sweep's tiles (sim/programs/lds_sweep.hpp; the iteration count stays a run-time argument): 32 x 32
+// u32, vector 4, lanes_down_rows, grid 8, in each LDS layout.
+constexpr copy_shape sweep_tile(copy_lds_layout layout) {
+  copy_params p;
+  p.rows = 32;
+  p.cols = 32;
+  p.vector = 4;
+  p.layout = layout;
+  p.read = copy_read_order::lanes_down_rows;
+  return {p, 256, sm90_wave, 8};
+}
+
+inline constexpr copy_shape lds_sweep_shapes[] = {
+    sweep_tile(copy_lds_layout::row_major),
+    sweep_tile(copy_lds_layout::padded),
+    sweep_tile(copy_lds_layout::ck_xor),
+    sweep_tile(copy_lds_layout::cute_swizzle),
+};
+
+// The built-in GEMM points: mn x mn x k with the default 64 x 64 x 32 block tile, 256 threads.
+constexpr gemm_shape builtin_gemm(index_t mn, index_t k, gemm_lds_layout layout) {
+  gemm_params p;
+  p.m = p.n = mn;
+  p.k = k;
+  p.layout = layout;
+  return {p, 256, sm90_wave};
+}
+
+// examples/gemm's sm90 cases: 64 x 64 x 64 in 32 x 32 x 8 block tiles, one warp per block.
+constexpr gemm_shape gemm_example_sm90(gemm_lds_layout layout) {
+  gemm_params p;
+  p.m = p.n = p.k = 64;
+  p.m_per_block = p.n_per_block = 32;
+  p.k_per_block = 8;
+  p.vector = 4;
+  p.m_warps = 1;
+  p.layout = layout;
+  return {p, 64, sm90_wave};
+}
+
+inline constexpr gemm_shape gemm_shapes[] = {
+    builtin_gemm(128, 64, gemm_lds_layout::row_major),
+    builtin_gemm(128, 64, gemm_lds_layout::padded),
+    builtin_gemm(128, 64, gemm_lds_layout::ck_xor),
+    builtin_gemm(256, 128, gemm_lds_layout::row_major),
+    builtin_gemm(256, 128, gemm_lds_layout::ck_xor),
+    gemm_example_sm90(gemm_lds_layout::row_major),
+    gemm_example_sm90(gemm_lds_layout::padded),
+    gemm_example_sm90(gemm_lds_layout::ck_xor),
+};
+
+constexpr bool operator==(const copy_shape& a, const copy_shape& b) {
+  return a.params == b.params && a.threads == b.threads && a.warp_size == b.warp_size && a.grid == b.grid;
+}
+constexpr bool operator==(const gemm_shape& a, const gemm_shape& b) {
+  return a.params == b.params && a.threads == b.threads && a.warp_size == b.warp_size;
+}
+
+// The index of `shape` in `table`, or -1: find_shape(copy_fp32_shapes, builtin_copy(64, 32, 4, padded)) == 1.
+template <class Shape, std::size_t N>
+constexpr int find_shape(const Shape (&table)[N], const Shape& shape) {
+  for (std::size_t i = 0; i < N; ++i)
+    if (table[i] == shape) return static_cast<int>(i);
+  return -1;
+}
+
+// Calls f.template operator()<I>() with I = find_shape(table, shape); false (f not called) when absent.
+// with_compiled_shape<copy_fp16_shapes>(s, [&]<int I>() { copy_tile<uint16_t>(ctx, constant<copy_fp16_shapes[I]>{}); }).
+template <const auto& Table, class Shape, class F>
+bool with_compiled_shape(const Shape& shape, F&& f) {
+  constexpr int n = static_cast<int>(sizeof(Table) / sizeof(Table[0]));
+  const int at = find_shape(Table, shape);
+  bool called = false;
+  [&]<int... I>(std::integer_sequence<int, I...>) {
+    ((at == I ? (f.template operator()<I>(), called = true) : false), ...);
+  }(std::make_integer_sequence<int, n>{});
+  return called;
+}
+
+// Entries equal to an earlier one (0 for every table here; compiled_shapes.test.cpp checks).
+template <class Shape, std::size_t N>
+constexpr int duplicate_shapes(const Shape (&table)[N]) {
+  int d = 0;
+  for (std::size_t i = 0; i < N; ++i)
+    if (find_shape(table, table[i]) != static_cast<int>(i)) ++d;
+  return d;
+}
+static_assert(duplicate_shapes(copy_fp16_shapes) == 0 && duplicate_shapes(copy_fp32_shapes) == 0 &&
+              duplicate_shapes(lds_sweep_shapes) == 0 && duplicate_shapes(gemm_shapes) == 0, "compiled shapes: an entry appears twice");
+
+}  // namespace tilesim::gpu::compiled

@@ -1,0 +1,108 @@
+// The compiled shapes (gpu/compiled_shapes.hpp) cover the cross-check's catalogue, and the compiled form of a
+// program is the run-time form: same accesses, same result.
+#include "gpu/compiled_shapes.hpp"
+
+#include <doctest/doctest.h>
+
+#include "gpu/crosscheck/crosscheck.hpp"
+#include "sim/engine/engine.hpp"
+
+namespace tilesim::gpu {
+namespace {
+
+// The shape a copy or GEMM point launches, and whether the compiled tables hold it.
+bool has_compiled_kernel(const crosscheck_point& p) {
+  switch (p.program) {
+    case program_kind::copy_fp16:
+      return compiled::find_shape(compiled::copy_fp16_shapes, programs::copy_shape{p.copy, p.block, p.wave_size, p.grid}) >= 0;
+    case program_kind::copy_fp32:
+      return compiled::find_shape(compiled::copy_fp32_shapes, programs::copy_shape{p.copy, p.block, p.wave_size, p.grid}) >= 0;
+    case program_kind::gemm_fp32:
+      return compiled::find_shape(compiled::gemm_shapes, programs::gemm_shape{p.gemm, p.block, p.wave_size}) >= 0;
+    case program_kind::lds_sweep_u32:
+      return compiled::find_shape(compiled::lds_sweep_shapes,
+                                  programs::copy_shape{p.sweep.tile, p.block, p.wave_size, p.grid}) >= 0;
+    default:
+      return true;  // run-time kernels: any parameters
+  }
+}
+
+// Every wave instruction of two runs, lane by lane: same label, space, kind, width and addresses.
+void check_same_accesses(const sim::run_result& a, const sim::run_result& b) {
+  REQUIRE(a.workgroups.size() == b.workgroups.size());
+  for (std::size_t g = 0; g < a.workgroups.size(); ++g) {
+    REQUIRE(a.workgroups[g].waves.size() == b.workgroups[g].waves.size());
+    for (std::size_t w = 0; w < a.workgroups[g].waves.size(); ++w) {
+      const auto& x = a.workgroups[g].waves[w].instructions;
+      const auto& y = b.workgroups[g].waves[w].instructions;
+      REQUIRE(x.size() == y.size());
+      for (std::size_t i = 0; i < x.size(); ++i) {
+        CAPTURE(g);
+        CAPTURE(w);
+        CAPTURE(i);
+        CHECK(x[i].access.label == y[i].access.label);
+        CHECK(x[i].access.space == y[i].access.space);
+        CHECK(x[i].access.kind == y[i].access.kind);
+        CHECK(x[i].access.width == y[i].access.width);
+        CHECK(x[i].access.address == y[i].access.address);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("compiled shapes: every copy, LDS sweep and GEMM point of the catalogue has a compiled kernel") {
+  for (const crosscheck_point& p : catalogue()) {
+    CAPTURE(p.name);
+    CHECK(has_compiled_kernel(p));
+  }
+}
+
+TEST_CASE("compiled shapes: the compiled copy, LDS sweep and GEMM make the run-time form's accesses and outputs, lane by lane") {
+  for (const crosscheck_point& p : catalogue()) {
+    if (p.program != program_kind::copy_fp16 && p.program != program_kind::copy_fp32 &&
+        p.program != program_kind::gemm_fp32 && p.program != program_kind::lds_sweep_u32)
+      continue;
+    CAPTURE(p.name);
+    const point_inputs in = make_inputs(p, 11);
+    const simulated compiled_run = simulate(p, in);  // the compiled instance (the GPU's)
+    sim::launch l;
+    l.grid = p.grid;
+    l.block = p.block;
+    l.wave_size = p.wave_size;
+    sim::run_result runtime;  // the run-time form on zeros: addresses do not depend on data
+    if (p.program == program_kind::gemm_fp32) {
+      sim::global_memory m;
+      m.add<float>("a", std::vector<float>(in.buffers[0].size() / 4));
+      m.add<float>("b", std::vector<float>(in.buffers[1].size() / 4));
+      m.add<float>("c", std::vector<float>(in.buffers[2].size() / 4));
+      const programs::gemm_params q = p.gemm;
+      runtime = sim::run(l, std::move(m), [&q](sim::thread_context& ctx) { programs::gemm_tile(ctx, q); });
+    } else if (p.program == program_kind::lds_sweep_u32) {
+      sim::global_memory m;
+      m.add<std::uint32_t>("in", std::vector<std::uint32_t>(in.buffers[0].size() / 4));
+      m.add<std::uint32_t>("out", std::vector<std::uint32_t>(in.buffers[1].size() / 4));
+      const programs::lds_sweep_params q = p.sweep;
+      runtime = sim::run(l, std::move(m), [&q](sim::thread_context& ctx) { programs::lds_sweep<std::uint32_t, 4>(ctx, q); });
+    } else if (p.program == program_kind::copy_fp16) {
+      sim::global_memory m;
+      m.add<std::uint16_t>("in", std::vector<std::uint16_t>(in.buffers[0].size() / 2));
+      m.add<std::uint16_t>("out", std::vector<std::uint16_t>(in.buffers[1].size() / 2));
+      const programs::copy_params q = p.copy;
+      runtime = sim::run(l, std::move(m), [&q](sim::thread_context& ctx) { programs::copy_tile<std::uint16_t>(ctx, q); });
+    } else {
+      sim::global_memory m;
+      m.add<float>("in", std::vector<float>(in.buffers[0].size() / 4));
+      m.add<float>("out", std::vector<float>(in.buffers[1].size() / 4));
+      const programs::copy_params q = p.copy;
+      runtime = sim::run(l, std::move(m), [&q](sim::thread_context& ctx) { programs::copy_tile<float>(ctx, q); });
+    }
+    CHECK(runtime.clean());
+    CHECK(compiled_run.run.clean());
+    check_same_accesses(compiled_run.run, runtime);
+    CHECK(check_output(p, in, compiled_run.buffers, &compiled_run).mismatches == 0);
+  }
+}
+
+}  // namespace tilesim::gpu
