@@ -68,6 +68,15 @@ struct device_buffer {
     }
     move_vector<N, true>(reinterpret_cast<unsigned char*>(data + offset), reinterpret_cast<unsigned char*>(out));
   }
+  // The same load issued every time it is reached (spec's reload_vector<N>: a benchmark's deliberate re-read).
+  template <index_t N>
+  __device__ __forceinline__ void reload_vector(index_t offset, T* out, bool valid) const {
+    if (!valid || !strict_holds(offset, N)) {
+      for (index_t j = 0; j < N; ++j) out[j] = T{};
+      return;
+    }
+    move_vector<N, true, true>(reinterpret_cast<unsigned char*>(data + offset), reinterpret_cast<unsigned char*>(out));
+  }
   template <index_t N>
   __device__ __forceinline__ void store_vector(index_t offset, const T* in, bool valid) const {
     if (!valid || !strict_holds(offset, N)) return;
@@ -111,7 +120,7 @@ struct device_buffer {
   }
   // N elements as 16-byte pieces and one 1/2/4/8-byte tail, each one instruction (vector_access.hpp); the
   // register side is copied with constant sizes, so the caller's vector stays in registers.
-  template <index_t N, bool Load>
+  template <index_t N, bool Load, bool Reload = false>
   __device__ __forceinline__ static void move_vector(unsigned char* memory, unsigned char* registers) {
     constexpr int bytes = static_cast<int>(N * static_cast<index_t>(sizeof(T)));
     static_assert(bytes % 16 == 0 || (bytes < 16 && (bytes & (bytes - 1)) == 0),
@@ -119,7 +128,10 @@ struct device_buffer {
     static_for<(bytes + 15) / 16>([&](auto piece) {
       constexpr int at = static_cast<int>(decltype(piece)::value) * 16, width = bytes - at < 16 ? bytes - at : 16;
       std::uint32_t r[4] = {};
-      if constexpr (Load) {
+      if constexpr (Load && Reload) {
+        reload_bytes<width, Space>(memory + at, r);
+        __builtin_memcpy(registers + at, r, width);
+      } else if constexpr (Load) {
         load_bytes<width, Space>(memory + at, r);
         __builtin_memcpy(registers + at, r, width);
       } else {

@@ -16,23 +16,27 @@
 
 namespace tilesim::gpu {
 
+// A compiled kernel's register budget: at most 128 per thread (2048 threads of 64K registers per SM need
+// <= 32; 128 lets two 256-thread blocks share one SM), as __launch_bounds__(threads, blocks per SM).
+#define TILESIM_COMPILED_KERNEL(threads) __global__ __launch_bounds__((threads), 65536 / ((threads) * 128))
+
 template <int I>
-__global__ void copy_fp16_kernel(kernel_args a) {
+TILESIM_COMPILED_KERNEL(compiled::copy_fp16_shapes[I].threads) void copy_fp16_kernel(kernel_args a) {
   run_program(a, [&](device_context& ctx) { programs::copy_tile<std::uint16_t>(ctx, constant<compiled::copy_fp16_shapes[I]>{}); });
 }
 
 template <int I>
-__global__ void copy_fp32_kernel(kernel_args a) {
+TILESIM_COMPILED_KERNEL(compiled::copy_fp32_shapes[I].threads) void copy_fp32_kernel(kernel_args a) {
   run_program(a, [&](device_context& ctx) { programs::copy_tile<float>(ctx, constant<compiled::copy_fp32_shapes[I]>{}); });
 }
 
 template <int I>
-__global__ void gemm_f32_kernel(kernel_args a) {
+TILESIM_COMPILED_KERNEL(compiled::gemm_shapes[I].threads) void gemm_f32_kernel(kernel_args a) {
   run_program(a, [&](device_context& ctx) { programs::gemm_tile(ctx, constant<compiled::gemm_shapes[I]>{}); });
 }
 
 template <int I>
-__global__ void lds_sweep_u32_kernel(index_t iterations, kernel_args a) {
+TILESIM_COMPILED_KERNEL(compiled::lds_sweep_shapes[I].threads) void lds_sweep_u32_kernel(index_t iterations, kernel_args a) {
   run_program(a, [&](device_context& ctx) {
     programs::lds_sweep<std::uint32_t, 4>(ctx, constant<compiled::lds_sweep_shapes[I]>{}, iterations);
   });

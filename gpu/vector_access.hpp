@@ -4,12 +4,11 @@
 // (split into 16-byte instructions beyond that: sim::launch::split_bytes). A plain C++ loop over the
 // elements would let the compiler pick any width, so on the GPU every access goes through these functions,
 // which pin the instruction:
-//   NVIDIA (nvcc)  inline PTX: ld.volatile.shared.v4.u32 / st.volatile.shared.* on a 32-bit shared address
-//                  (SASS LDS.128, STS.*), ld.global.v4.u32 / st.global.* on a 64-bit global address (LDG.E.128,
-//                  STG.E.*). `volatile` on LDS: ptxas would otherwise merge two loads of one address with no
-//                  store between (it halved the lds_sweep's loop). Loads carry no "memory" clobber (it
-//                  forced every memory-resident value to be reloaded around each load); stores do, and
-//                  __syncthreads orders both.
+//   NVIDIA (nvcc)  loads: one typed load of exactly the width (uint4 -> LDS.128 / LDG.E.128, ...), which
+//                  the compiler may schedule but not widen; reload_bytes (a benchmark's deliberate re-read)
+//                  is ld.volatile.* in inline PTX, which ptxas can neither merge nor hoist. Stores: inline PTX
+//                  st.volatile.shared.* on a 32-bit shared address (STS.*), st.global.* on a 64-bit global
+//                  address (STG.E.*), with a "memory" clobber; __syncthreads orders loads and stores.
 //   AMD (hipcc)    a typed volatile load/store through an address_space(3) pointer for LDS (ds_read_b128,
 //                  ds_write_b128, ...), a plain typed load for global (global_load_dwordx4, ...). `volatile` on
 //                  LDS for the same reason as on NVIDIA, and more: without it LLVM hoists a repeated load out
@@ -18,7 +17,8 @@
 // Bytes move through 32-bit registers with __builtin_memcpy, so any trivially copyable T works.
 //
 // WORKED EXAMPLE. 8 fp16 values at LDS byte 4096 (bytes = 16, space = lds):
-//   load_bytes<16, memory_space::lds>(smem + 4096, regs)  ->  ld.volatile.shared.v4.u32 {r0..r3}, [4096]
+//   load_bytes<16, memory_space::lds>(smem + 4096, regs)    ->  ld.shared.v4.u32 {r0..r3}, [4096]
+//   reload_bytes<16, memory_space::lds>(smem + 4096, regs)  ->  ld.volatile.shared.v4.u32 {r0..r3}, [4096]
 // A 32-byte vector is two calls (bytes 0-15, 16-31), as the simulator's split_bytes = 16 counts it.
 //
 // INVARIANTS: `bytes` is 1, 2, 4, 8 or 16 and the address is a multiple of it (a misaligned vector faults
@@ -35,9 +35,32 @@ namespace tilesim::gpu {
 enum class memory_space { global, lds };
 
 #if defined(__CUDA_ARCH__)
-// NVIDIA device pass: one PTX instruction per call.
+// NVIDIA device pass. Loads are typed C++ loads of exactly Bytes (uint4 = LDS.128 / LDG.E.128, uint2, ...):
+// the compiler may schedule them (an asm volatile load pins every load in program order, so a GEMM's
+// fragments were all live at once: 176 registers against 88), but not merge or widen them, and the
+// barriers order them as in the program.
+template <int Bytes>
+struct load_word;
+template <> struct load_word<1> { using type = std::uint8_t; };
+template <> struct load_word<2> { using type = std::uint16_t; };
+template <> struct load_word<4> { using type = std::uint32_t; };
+template <> struct load_word<8> { using type = uint2; };
+template <> struct load_word<16> { using type = uint4; };
+
 template <int Bytes, memory_space Space>
 __device__ __forceinline__ void load_bytes(const void* p, std::uint32_t* r) {
+  const typename load_word<Bytes>::type v = *static_cast<const typename load_word<Bytes>::type*>(p);
+  if constexpr (Bytes < 4)
+    r[0] = v;
+  else
+    __builtin_memcpy(r, &v, Bytes);
+}
+
+// A load issued every time it is reached, even when the same address was loaded with no store between: a
+// benchmark's deliberate re-read (the LDS sweep). ld.volatile.shared / ld.volatile.global in inline PTX;
+// ptxas would otherwise merge the repeated loads (it halved the lds_sweep's loop).
+template <int Bytes, memory_space Space>
+__device__ __forceinline__ void reload_bytes(const void* p, std::uint32_t* r) {
   if constexpr (Space == memory_space::lds) {
     const unsigned a = static_cast<unsigned>(__cvta_generic_to_shared(p));
     if constexpr (Bytes == 1) asm volatile("ld.volatile.shared.u8 %0, [%1];" : "=r"(r[0]) : "r"(a));
@@ -53,16 +76,16 @@ __device__ __forceinline__ void load_bytes(const void* p, std::uint32_t* r) {
                    : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a));
   } else {
     const unsigned long long a = reinterpret_cast<unsigned long long>(p);
-    if constexpr (Bytes == 1) asm volatile("ld.global.u8 %0, [%1];" : "=r"(r[0]) : "l"(a));
+    if constexpr (Bytes == 1) asm volatile("ld.volatile.global.u8 %0, [%1];" : "=r"(r[0]) : "l"(a));
     if constexpr (Bytes == 2) {
       unsigned short h;
-      asm volatile("ld.global.u16 %0, [%1];" : "=h"(h) : "l"(a));
+      asm volatile("ld.volatile.global.u16 %0, [%1];" : "=h"(h) : "l"(a));
       r[0] = h;
     }
-    if constexpr (Bytes == 4) asm volatile("ld.global.u32 %0, [%1];" : "=r"(r[0]) : "l"(a));
-    if constexpr (Bytes == 8) asm volatile("ld.global.v2.u32 {%0,%1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "l"(a));
+    if constexpr (Bytes == 4) asm volatile("ld.volatile.global.u32 %0, [%1];" : "=r"(r[0]) : "l"(a));
+    if constexpr (Bytes == 8) asm volatile("ld.volatile.global.v2.u32 {%0,%1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "l"(a));
     if constexpr (Bytes == 16)
-      asm volatile("ld.global.v4.u32 {%0,%1,%2,%3}, [%4];"
+      asm volatile("ld.volatile.global.v4.u32 {%0,%1,%2,%3}, [%4];"
                    : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "l"(a));
   }
 }
@@ -114,6 +137,12 @@ __device__ inline __attribute__((always_inline)) void load_bytes(const void* p, 
     r[0] = v;
   else
     __builtin_memcpy(r, &v, Bytes);
+}
+
+// AMD loads are already volatile on LDS (see the essay): a re-read is the same load.
+template <int Bytes, memory_space Space>
+__device__ inline __attribute__((always_inline)) void reload_bytes(const void* p, std::uint32_t* r) {
+  load_bytes<Bytes, Space>(p, r);
 }
 
 template <int Bytes, memory_space Space>

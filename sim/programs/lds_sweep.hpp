@@ -64,7 +64,7 @@ TILESIM_HOST_DEVICE void lds_sweep(Ctx& ctx, const Shape& shape, index_t iterati
     const index_t at = d.calculate_offset({r[0], r[1]});
     ctx.label("lds load");
     for (index_t i = 0; i < iterations; ++i) {
-      load_vector<Vector>(lds, at, v, true);
+      reload_vector<Vector>(lds, at, v, true);  // the same address every time: the GPU must issue each one
       static_for<Vector>([&](auto e) { sum[e] = static_cast<T>(sum[e] + v[e]); });
     }
     ctx.label("global store");

@@ -111,6 +111,16 @@ TILESIM_HOST_DEVICE TILESIM_INLINE constexpr void load_vector(const B& buffer, i
   else
     buffer.load(offset, N, out, valid);
 }
+// load_vector<N>, issued every time it is reached even when nothing was stored since (a benchmark's deliberate
+// re-read: the LDS sweep); the same as load_vector<N> on a buffer without a reload_vector member.
+template <index_t N, element_buffer B>
+TILESIM_HOST_DEVICE TILESIM_INLINE constexpr void reload_vector(const B& buffer, index_t offset,
+                                                                typename B::value_type* out, bool valid) {
+  if constexpr (requires { buffer.template reload_vector<N>(offset, out, valid); })
+    buffer.template reload_vector<N>(offset, out, valid);
+  else
+    load_vector<N>(buffer, offset, out, valid);
+}
 // in[0..N) to elements offset..offset+N-1 (N known at compile time).
 template <index_t N, element_buffer B>
 TILESIM_HOST_DEVICE TILESIM_INLINE constexpr void store_vector(const B& buffer, index_t offset,
