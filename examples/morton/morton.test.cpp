@@ -2,6 +2,7 @@
 // global sectors, lines and LDS wavefronts are the numbers worked out by hand in morton_program.hpp.
 #include <doctest/doctest.h>
 
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,45 @@ sim::run_result run_case(const morton_case& c) {
   return run_morton(launch_on(c.arch, c.grid, c.block), c.params, morton_image(c.params.height, c.params.width));
 }
 
+// Every wave instruction of two runs, lane by lane: same label, space, kind, width and addresses.
+void check_same_accesses(const sim::run_result& a, const sim::run_result& b) {
+  REQUIRE(a.workgroups.size() == b.workgroups.size());
+  for (std::size_t g = 0; g < a.workgroups.size(); ++g) {
+    REQUIRE(a.workgroups[g].waves.size() == b.workgroups[g].waves.size());
+    for (std::size_t w = 0; w < a.workgroups[g].waves.size(); ++w) {
+      const auto& x = a.workgroups[g].waves[w].instructions;
+      const auto& y = b.workgroups[g].waves[w].instructions;
+      REQUIRE(x.size() == y.size());
+      for (std::size_t i = 0; i < x.size(); ++i) {
+        CAPTURE(g);
+        CAPTURE(w);
+        CAPTURE(i);
+        CHECK(x[i].access.label == y[i].access.label);
+        CHECK(x[i].access.space == y[i].access.space);
+        CHECK(x[i].access.kind == y[i].access.kind);
+        CHECK(x[i].access.width == y[i].access.width);
+        CHECK(x[i].access.address == y[i].access.address);
+      }
+    }
+  }
+}
+
+// The run-time and the compiled form of one launch: same accesses, same output (the row-major image).
+template <morton_shape S>
+void check_compiled_matches_runtime(const std::string& arch) {
+  const sim::launch l = launch_on(arch, static_cast<int>(S.grid), static_cast<int>(S.threads));
+  REQUIRE(l.wave_size == S.warp_size);
+  const std::vector<float> image = morton_image(S.params.height, S.params.width);
+  const sim::run_result runtime = run_morton(l, S.params, image);
+  const sim::run_result compiled = run_morton(l, constant<S>{}, image);
+  CHECK(runtime.clean());
+  CHECK(compiled.clean());
+  CHECK(compiled.uniform());
+  check_same_accesses(compiled, runtime);
+  CHECK(compiled.memory.get<float>(1) == runtime.memory.get<float>(1));
+  CHECK(compiled.memory.get<float>(1) == image);
+}
+
 // The first instruction carrying `label` in wave 0 of workgroup 0.
 const sim::wave_access& first_access(const sim::run_result& r, const std::string& label) {
   for (const auto& i : r.workgroups.at(0).waves.at(0).instructions)
@@ -70,6 +110,9 @@ TEST_CASE("the worked examples: 4x4 with T = 2 and 4x8 with T = 4, all three bui
   static_assert(matches_4x8(make_morton_tiled_descriptor_morton(4, 8, 4)));
   // Texel (2, 3) of the 4x4: tile (1, 1) at 12, in-tile (0, 1) -> 1.
   static_assert(make_morton_tiled_descriptor(4, 4, 2).calculate_offset({2, 3}) == 13);
+  // 64 x 64, T = 8: texel (9, 3) is in tile (1, 0) at 8 * 64, in-tile (1, 3) -> 7; the compiled layout agrees.
+  static_assert(make_morton_tiled_bits(64, 64, 8).calculate_offset({9, 3}) == 519);
+  static_assert(fixed_layout<make_morton_tiled_bits(64, 64, 8)>{}.calculate_offset({9, 3}) == 519);
   // The digits inverse of (a) gives the texel back.
   const auto a = make_morton_tiled_descriptor(4, 4, 2);
   const auto inv = a.graph.top_index({13});
@@ -297,4 +340,38 @@ TEST_CASE("a row-major LDS band moves the conflicts to the footprint side (the c
   const sim::program_report zg = sim::make_program_report(sim::arch_named("gfx942"), run_case(cases[7]));
   CHECK(find(zg, "lds store")->max_ways == 1);
   CHECK(find(zg, "lds load")->max_ways == 4);
+}
+
+TEST_CASE("the compiled form (constant<morton_shape>) records the run-time form's accesses and output, lane by lane") {
+  const std::vector<morton_case> cases = morton_cases();
+  constexpr index_t n = static_cast<index_t>(std::size(morton_case_table));
+  REQUIRE(cases.size() == static_cast<std::size_t>(n));
+  int compared = 0;
+  static_for<n>([&](auto i) {
+    constexpr morton_shape shape = morton_case_shape(morton_case_table[decltype(i)::value]);
+    const morton_case& c = cases[static_cast<std::size_t>(decltype(i)::value)];
+    CAPTURE(c.name);
+    CAPTURE(c.arch);
+    if (c.arch != "sm90" && c.arch != "gfx942") return;
+    CHECK(shape.params == c.params);  // the table is the case list
+    CHECK(shape.grid == c.grid);
+    CHECK(shape.threads == c.block);
+    check_compiled_matches_runtime<shape>(c.arch);
+    ++compared;
+  });
+  CHECK(compared == 8);
+  // Not cases, the other staging: a row-major LDS band, on both arches.
+  constexpr morton_params sm90_band = morton_case_params(texel_layout::row_major, texel_staging::lds_row_major, 4);
+  constexpr morton_params gfx942_band = morton_case_params(texel_layout::morton_bits, texel_staging::lds_row_major, 8);
+  check_compiled_matches_runtime<morton_shape{sm90_band, 256, 32, 8}>("sm90");
+  check_compiled_matches_runtime<morton_shape{gfx942_band, 256, 64, 8}>("gfx942");
+  // A compiled shape runs only at its launch: grid 4 is a run_error naming both grids.
+  try {
+    (void)run_morton(launch_on("sm90", 4, 256), constant<morton_case_shape(morton_case_table[0])>{},
+                     morton_image(64, 64));
+    FAIL("no run_error");
+  } catch (const sim::run_error& e) {
+    CHECK(std::string(e.what()).find("(block = 256, compiled threads = 256, grid = 4, compiled grid = 8)") !=
+          std::string::npos);
+  }
 }

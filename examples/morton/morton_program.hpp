@@ -32,7 +32,7 @@
 // texel; rejected parameters (T not a power of two or above 2^5, T not dividing H or W) fail the same rules
 // for all three (spec/rules.hpp: morton_length_not_power_of_two, tile_too_large, tile_not_dividing).
 //
-// THE PROGRAM (morton_read<T>(ctx, params); T = float). Workgroup b handles the band of footprint_rows rows
+// THE PROGRAM (morton_read<T>(ctx, shape); T = float). Workgroup b handles the band of footprint_rows rows
 // starting at y0 = b * footprint_rows, all W columns. The band is cut into footprints of footprint_rows x
 // footprint_cols texels (rows x cols), one texel per lane (lane = dy * footprint_cols + dx): 8x4 on sm90's 32
 // lanes, 8x8 on gfx942's 64. Wave w takes footprints w, w + waves, ... of the band. Each lane
@@ -40,11 +40,22 @@
 //            stores it to the row-major output at (y, x)                 label "texel store"
 //   staged:  loads it ("texel load"), stores it into an LDS band (fh x W, row-major or Morton-tiled with the
 //            same T)                                                     label "lds store"
-//            barrier; then thread t reads band texels t, t + block, ... in row-major order  label "lds load"
+//            barrier; then thread t reads band texels t, t + block, ... (fh * W / block of them: the rules
+//            make it exact) in row-major order                           label "lds load"
 //            and stores them row-major, consecutive lanes on consecutive x  label "texel store"
 // so the result check is output == the row-major image, whatever the input layout. The program touches only
-// the context and spec/ (it compiles as a HIP/CUDA kernel body); its parameter rules (check_morton_params)
-// name their values; one instantiation per T serves every layout and staging (run-time switches).
+// the context and spec/ (it compiles as a HIP/CUDA kernel body); its parameter rules (check_morton_params,
+// morton_shape::check) name their values. It takes its launch in either form (spec/constant.hpp):
+//   run time   morton_read<T>(ctx, params), or (ctx, morton_shape{params, block, wave, grid}): one
+//              instantiation per T serves every layout and staging (run-time switches); the simulator and
+//              the cross-check's run-time kernel use it
+//   compiled   morton_read<T>(ctx, constant<morton_shape{...}>{}): one kernel per shape; the layout and the
+//              staging are chosen by if constexpr, the input layout is a fixed_descriptor (row-major,
+//              transforms) or fixed_layout (bits), the band a fixed_band_layout, and the passes are unrolled
+//              (for_range), so each lane's addresses fold to shifts and masks of its thread and block ids (sm90,
+//              nvcc -O3: 0 bytes stack, 14-29 registers, no division left). A rule broken by a constant shape
+//              is a static_assert; the launch must be the shape's (require_launch_shape).
+// Both forms record the same accesses in the same order (morton.test.cpp compares every case lane by lane).
 //
 // THE ANALYSIS (numbers asserted in morton.test.cpp). Global memory is priced per instruction in 32-byte
 // sectors (8 texels) and 128-byte lines (32 texels). What a sector or a line IS in image space depends on the
@@ -105,6 +116,7 @@ struct morton_params {
   texel_staging staging = texel_staging::direct;
   int input = 0;   // global slot of the H*W input, stored in `layout`
   int output = 1;  // global slot of the H*W output, row-major
+  bool operator==(const morton_params&) const = default;
 };
 
 // The rules of a Morton-tiled H x W layout with tile T (empty when valid).
@@ -254,46 +266,172 @@ struct lds_band_layout {
   }
 };
 
-// The program: see THE PROGRAM above. morton_read<float>(ctx, morton_params{}) on sm90, grid 8, block 256.
-template <class T, class Ctx>
-TILESIM_HOST_DEVICE void morton_read(Ctx& ctx, const morton_params& p) {
-  const index_t warp_size = ctx.warp_size(), block = ctx.block_size();
-  require(check_morton_params(p, warp_size, block, ctx.grid_size()));
-  const index_t fh = p.footprint_rows, fw = p.footprint_cols, w = p.width;
-  const index_t waves = block / warp_size, passes = (w / fw) / waves;
+// The structure of one launch: the parameters and the workgroup's shape. morton_read takes it in either form
+// (spec/constant.hpp): morton_shape (run time) or constant<morton_shape{...}> (a kernel, and the simulator
+// running that same instantiation). check() is check_morton_params at this launch.
+struct morton_shape {
+  morton_params params{};
+  index_t threads = 256, warp_size = 32, grid = 1;
+  TILESIM_HOST_DEVICE constexpr violation check() const {
+    return check_morton_params(params, warp_size, threads, grid);
+  }
+};
+
+// True for a valid compile-time shape; each broken rule is a static_assert with the rule's text.
+template <morton_shape S>
+inline constexpr bool morton_shape_valid = static_require<S>();
+
+// The launch of p on ctx: morton_shape_of(ctx, p) == {p, ctx.block_size(), ctx.warp_size(), ctx.grid_size()}.
+template <class Ctx>
+TILESIM_HOST_DEVICE morton_shape morton_shape_of(Ctx& ctx, const morton_params& p) {
+  return {p, ctx.block_size(), ctx.warp_size(), ctx.grid_size()};
+}
+
+// A texel layout known at compile time, as an empty object: fixed_layout<make_morton_tiled_bits(64, 64, 8)>{}
+// .calculate_offset({9, 3}) == 519 (tile (1, 0) at 8 * 64, in-tile (1, 3) -> 7), the arithmetic with T = 8 folded in.
+template <auto L>
+struct fixed_layout {
+  TILESIM_HOST_DEVICE TILESIM_INLINE static constexpr index_t calculate_offset(const multi_index<2>& yx) {
+    return L.calculate_offset(yx);
+  }
+};
+
+// Calls f(layout) with the input's texel layout in the launch's form: the run-time switch above, or for a
+// constant the one layout as fixed_descriptor / fixed_layout (if constexpr: no other layout is compiled).
+template <class Shape, class F>
+TILESIM_HOST_DEVICE void with_texel_layout(const Shape& shape, F&& f) {
+  if constexpr (is_constant_v<Shape>) {
+    constexpr morton_params p = value_of(Shape{}).params;
+    if constexpr (p.layout == texel_layout::row_major)
+      f(fixed_descriptor<make_row_major_descriptor(p.height, p.width)>{});
+    else if constexpr (p.layout == texel_layout::morton_transforms)
+      f(fixed_descriptor<make_morton_tiled_descriptor(p.height, p.width, p.tile)>{});
+    else
+      f(fixed_layout<make_morton_tiled_bits(p.height, p.width, p.tile)>{});
+  } else {
+    const morton_params& p = shape.params;
+    with_texel_layout(p.layout, p.height, p.width, p.tile, f);
+  }
+}
+
+// The LDS band's layout of a launch (staged launches): lds_band_layout{lds_morton?, W, bits{fh, W, T}}.
+TILESIM_HOST_DEVICE constexpr lds_band_layout morton_band_layout(const morton_shape& s) {
+  const morton_params& p = s.params;
+  return {p.staging == texel_staging::lds_morton, p.width, morton_tiled_bits{p.footprint_rows, p.width, p.tile}};
+}
+
+// A band layout known at compile time: B's choice (Morton or row-major) made by if constexpr.
+template <lds_band_layout B>
+struct fixed_band_layout {
+  TILESIM_HOST_DEVICE TILESIM_INLINE static constexpr index_t offset(index_t r, index_t c) {
+    if constexpr (B.morton)
+      return B.z.calculate_offset({r, c});
+    else
+      return r * B.width + c;
+  }
+};
+
+// The band layout of either form as an object with offset(r, c): the value itself, or fixed_band_layout<B>.
+TILESIM_HOST_DEVICE constexpr const lds_band_layout& as_band_layout(const lds_band_layout& b) { return b; }
+template <lds_band_layout B>
+TILESIM_HOST_DEVICE constexpr fixed_band_layout<B> as_band_layout(constant<B>) {
+  return {};
+}
+
+// Footprints each wave reads per band: (W / fw) / waves = (64 / 4) / 8 = 2 on sm90's cases.
+TILESIM_HOST_DEVICE constexpr index_t morton_passes(const morton_shape& s) {
+  return (s.params.width / s.params.footprint_cols) / (s.threads / s.warp_size);
+}
+// Band texels each thread moves out of LDS: fh * W / block = 8 * 64 / 256 = 2.
+TILESIM_HOST_DEVICE constexpr index_t morton_band_reads(const morton_shape& s) {
+  return s.params.footprint_rows * s.params.width / s.threads;
+}
+
+// Direct: each pass, every lane loads its footprint texel and stores it row-major (labels "texel load",
+// "texel store"). `passes` and the shape's numbers are constants in the compiled form (for_range unrolls).
+template <class T, class Ctx, class Shape, class Layout>
+TILESIM_HOST_DEVICE TILESIM_INLINE inline void morton_read_direct(Ctx& ctx, const Shape& shape, const Layout& layout) {
+  const morton_shape& s = value_of(shape);
+  const morton_params& p = s.params;
+  const index_t fh = p.footprint_rows, fw = p.footprint_cols, w = p.width, waves = s.threads / s.warp_size;
   const index_t y0 = ctx.block_id() * fh;                    // this workgroup's band
   const index_t dy = ctx.lane() / fw, dx = ctx.lane() % fw;  // this lane's texel in a footprint
   const auto in = global_buffer<T>(ctx, p.input);
   const auto out = global_buffer<T>(ctx, p.output);
-  with_texel_layout(p.layout, p.height, w, p.tile, [&](const auto& layout) {
-    if (p.staging == texel_staging::direct) {
-      for (index_t k = 0; k < passes; ++k) {
-        const index_t y = y0 + dy, x = (k * waves + ctx.warp()) * fw + dx;
-        ctx.label("texel load");
-        const T v = load_element(in, layout.calculate_offset({y, x}));
-        ctx.label("texel store");
-        store_element(out, y * w + x, v);
-      }
-      return;
-    }
-    const lds_band_layout band{p.staging == texel_staging::lds_morton, w, morton_tiled_bits{fh, w, p.tile}};
-    const auto lds = lds_buffer<T>(ctx, fh * w);
-    for (index_t k = 0; k < passes; ++k) {
-      const index_t x = (k * waves + ctx.warp()) * fw + dx;
-      ctx.label("texel load");
-      const T v = load_element(in, layout.calculate_offset({y0 + dy, x}));
-      ctx.label("lds store");
-      store_element(lds, band.offset(dy, x), v);
-    }
-    ctx.barrier();
-    for (index_t e = ctx.thread_id(); e < fh * w; e += block) {
-      const index_t r = e / w, c = e % w;
-      ctx.label("lds load");
-      const T v = load_element(lds, band.offset(r, c));
-      ctx.label("texel store");
-      store_element(out, (y0 + r) * w + c, v);
-    }
+  const auto passes = derive(shape, [](const morton_shape& c) { return morton_passes(c); });
+  for_range(passes, [&](auto k) {
+    const index_t y = y0 + dy, x = (index_t{k} * waves + ctx.warp()) * fw + dx;
+    ctx.label("texel load");
+    const T v = load_element(in, layout.calculate_offset({y, x}));
+    ctx.label("texel store");
+    store_element(out, y * w + x, v);
   });
+}
+
+// Staged: footprint texels into the LDS band ("texel load", "lds store"), barrier, then thread t moves band
+// texels t, t + block, ... (fh * w / block of them, exact by the rules) row-major ("lds load", "texel store").
+template <class T, class Ctx, class Shape, class Layout>
+TILESIM_HOST_DEVICE TILESIM_INLINE inline void morton_read_staged(Ctx& ctx, const Shape& shape, const Layout& layout) {
+  const morton_shape& s = value_of(shape);
+  const morton_params& p = s.params;
+  const index_t fh = p.footprint_rows, fw = p.footprint_cols, w = p.width, block = s.threads;
+  const index_t waves = s.threads / s.warp_size;
+  const index_t y0 = ctx.block_id() * fh;
+  const index_t dy = ctx.lane() / fw, dx = ctx.lane() % fw;
+  const auto in = global_buffer<T>(ctx, p.input);
+  const auto out = global_buffer<T>(ctx, p.output);
+  const auto band_layout = derive(shape, [](const morton_shape& c) { return morton_band_layout(c); });
+  const auto& band = as_band_layout(band_layout);
+  const auto lds = lds_buffer<T>(ctx, fh * w);
+  const auto passes = derive(shape, [](const morton_shape& c) { return morton_passes(c); });
+  for_range(passes, [&](auto k) {
+    const index_t x = (index_t{k} * waves + ctx.warp()) * fw + dx;
+    ctx.label("texel load");
+    const T v = load_element(in, layout.calculate_offset({y0 + dy, x}));
+    ctx.label("lds store");
+    store_element(lds, band.offset(dy, x), v);
+  });
+  ctx.barrier();
+  const auto reads = derive(shape, [](const morton_shape& c) { return morton_band_reads(c); });
+  for_range(reads, [&](auto i) {
+    const index_t e = ctx.thread_id() + index_t{i} * block, r = e / w, c = e % w;
+    ctx.label("lds load");
+    const T v = load_element(lds, band.offset(r, c));
+    ctx.label("texel store");
+    store_element(out, (y0 + r) * w + c, v);
+  });
+}
+
+// The program: see THE PROGRAM above, for a launch in either form. morton_read<float>(ctx,
+// constant<morton_shape{{.layout = texel_layout::morton_bits}, 256, 32, 8}>{}) is the sm90 8x4 direct read, compiled.
+template <class T, class Ctx, class Shape>
+TILESIM_HOST_DEVICE void morton_read(Ctx& ctx, const Shape& shape) {
+  const morton_shape& s = value_of(shape);
+  require_launch_shape(ctx, s.threads, s.warp_size, s.grid);
+  if constexpr (is_constant_v<Shape>) {
+    static_assert(morton_shape_valid<value_of(Shape{})>);
+    constexpr bool direct = value_of(Shape{}).params.staging == texel_staging::direct;
+    with_texel_layout(shape, [&](const auto& layout) {
+      if constexpr (direct)
+        morton_read_direct<T>(ctx, shape, layout);
+      else
+        morton_read_staged<T>(ctx, shape, layout);
+    });
+  } else {
+    require(s.check());
+    with_texel_layout(shape, [&](const auto& layout) {
+      if (s.params.staging == texel_staging::direct)
+        morton_read_direct<T>(ctx, shape, layout);
+      else
+        morton_read_staged<T>(ctx, shape, layout);
+    });
+  }
+}
+
+// The run-time form from the parameters alone: morton_read<float>(ctx, morton_params{}) on sm90, grid 8, block 256.
+template <class T, class Ctx>
+TILESIM_HOST_DEVICE void morton_read(Ctx& ctx, const morton_params& p) {
+  morton_read<T>(ctx, morton_shape_of(ctx, p));
 }
 
 }  // namespace tilesim::examples

@@ -9,31 +9,9 @@
 namespace tilesim::examples {
 
 std::vector<morton_case> morton_cases() {
-  // sm90: 32 lanes -> 8 rows x 4 cols per wave, 8 waves per band of 16 footprints: 2 passes.
-  // gfx942: 64 lanes -> 8 x 8 per wave, 4 waves per band of 8 footprints: 2 passes.
-  auto make = [](texel_layout layout, texel_staging staging, index_t cols) {
-    morton_params p;
-    p.height = p.width = 64;
-    p.tile = 8;
-    p.footprint_rows = 8;
-    p.footprint_cols = cols;
-    p.layout = layout;
-    p.staging = staging;
-    return p;
-  };
-  using L = texel_layout;
-  using S = texel_staging;
-  return {
-      {"row-major, 8x4 reads", "sm90", make(L::row_major, S::direct, 4), 8, 256},
-      {"morton T=8 (transforms), 8x4 reads", "sm90", make(L::morton_transforms, S::direct, 4), 8, 256},
-      {"morton T=8 (bits), 8x4 reads", "sm90", make(L::morton_bits, S::direct, 4), 8, 256},
-      {"morton T=8 (transforms), 8x4 reads, LDS in Z order", "sm90", make(L::morton_transforms, S::lds_morton, 4), 8,
-       256},
-      {"row-major, 8x8 reads", "gfx942", make(L::row_major, S::direct, 8), 8, 256},
-      {"morton T=8 (transforms), 8x8 reads", "gfx942", make(L::morton_transforms, S::direct, 8), 8, 256},
-      {"morton T=8 (bits), 8x8 reads", "gfx942", make(L::morton_bits, S::direct, 8), 8, 256},
-      {"morton T=8 (bits), 8x8 reads, LDS in Z order", "gfx942", make(L::morton_bits, S::lds_morton, 8), 8, 256},
-  };
+  std::vector<morton_case> out;
+  for (const morton_case_def& c : morton_case_table) out.push_back({c.name, c.arch, c.params, c.grid, c.block});
+  return out;
 }
 
 std::vector<float> morton_image(index_t height, index_t width) {
@@ -42,7 +20,7 @@ std::vector<float> morton_image(index_t height, index_t width) {
   return v;
 }
 
-sim::run_result run_morton(const sim::launch& config, morton_params p, const std::vector<float>& image) {
+sim::global_memory morton_memory(morton_params& p, const std::vector<float>& image) {
   const bool sane = p.height >= 1 && p.width >= 1 && p.height <= (index_t{1} << 24) / p.width;
   if (!sane || static_cast<index_t>(image.size()) != p.height * p.width)
     throw std::invalid_argument("morton: the image holds " + std::to_string(image.size()) +
@@ -58,6 +36,11 @@ sim::run_result run_morton(const sim::launch& config, morton_params p, const std
   sim::global_memory mem;
   p.input = mem.add<float>("in", stored);
   p.output = mem.add<float>("out", p.height * p.width, -1.0f);
+  return mem;
+}
+
+sim::run_result run_morton(const sim::launch& config, morton_params p, const std::vector<float>& image) {
+  sim::global_memory mem = morton_memory(p, image);
   return sim::run(config, std::move(mem), [&p](sim::thread_context& ctx) { morton_read<float>(ctx, p); });
 }
 
