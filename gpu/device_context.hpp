@@ -13,8 +13,10 @@
 //   }
 // Block 3, thread 70 on sm90: thread_id() == 70, warp() == 2, lane() == 6, block_id() == 3.
 //
-// INVARIANTS: a slot beyond kernel_args::slots, or LDS beyond kernel_args::lds_bytes, traps (the host sees
-// the launch fail and reports it); a vector of compile-time length (load_vector<N>, what windows and
+// INVARIANTS: the launch is what the program was checked against: the host runs the same instance on the
+// simulator first, with the same buffers and LDS bytes (spec's require_launch), so a kernel does not re-check
+// slots, LDS bytes, buffer sizes or its compiled shape; built with TILESIM_DEVICE_STRICT it does, and traps
+// (the host sees the launch fail and reports it). A vector of compile-time length (load_vector<N>, what windows and
 // load_element use) is one instruction per 16 bytes with no range or alignment test: the layout aligns it and
 // the view's size precondition bounds it, as in a hand-written kernel (the simulator reports any access
 // outside its buffer or misaligned); TILESIM_DEVICE_STRICT restores a per-access range check. Run-time
@@ -168,7 +170,9 @@ class device_context {
 
   template <class T>
   __device__ device_buffer<T, memory_space::global> global(int slot) const {
+#if defined(TILESIM_DEVICE_STRICT)  // launch preconditions: spec/rules.hpp's require_launch says why
     if (slot < 0 || slot >= args_.slots) TILESIM_DEVICE_TRAP();
+#endif
     return {static_cast<T*>(args_.pointer[slot]), args_.bytes[slot] / static_cast<index_t>(sizeof(T))};
   }
 
@@ -177,7 +181,9 @@ class device_context {
     extern __shared__ __align__(16) unsigned char tilesim_dynamic_lds[];
     const index_t start = (lds_used_ + 15) / 16 * 16;
     const index_t end = start + count * static_cast<index_t>(sizeof(T));
+#if defined(TILESIM_DEVICE_STRICT)
     if (count < 0 || end > static_cast<index_t>(args_.lds_bytes)) TILESIM_DEVICE_TRAP();
+#endif
     lds_used_ = end;
     return {reinterpret_cast<T*>(tilesim_dynamic_lds + start), count};
   }

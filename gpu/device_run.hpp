@@ -13,7 +13,10 @@
 //                                        {input_bytes, poisoned_output_bytes});
 //   r.buffers[1] == input_bytes                      // the copy arrived
 //
-// INVARIANTS: a runtime failure (a launch that traps, too much shared memory, no device) throws
+// INVARIANTS: a copy, sweep, GEMM or transpose runs only on a compiled shape (gpu/compiled_shapes.hpp; another
+// is a device_error naming it, before any launch); the kernels trust their buffers and LDS bytes to be what
+// the simulator checked for the same point (gpu/crosscheck simulates first; TILESIM_DEVICE_STRICT builds
+// re-check on the device). A runtime failure (a launch that traps, too much shared memory, no device) throws
 // device_error naming the call; buffers come back in slot order with their sizes unchanged.
 #pragma once
 
@@ -28,6 +31,7 @@
 #include "sim/programs/copy.hpp"
 #include "sim/programs/gemm_tile.hpp"
 #include "sim/programs/lds_sweep.hpp"
+#include "sim/programs/transpose.hpp"
 
 namespace tilesim::gpu {
 
@@ -72,6 +76,9 @@ device_result run_gemm_on_device(const programs::gemm_params& p, const device_la
 // examples::morton_read<float> (examples/morton).
 device_result run_morton_on_device(const examples::morton_params& p, const device_launch& l,
                                    std::vector<byte_buffer> buffers);
+// programs::transpose (the scalar fp32 transpose through load_element / store_element).
+device_result run_transpose_on_device(const programs::transpose_params& p, const device_launch& l,
+                                      std::vector<byte_buffer> buffers);
 // examples::conv (examples/conv; fp32, every mode).
 device_result run_conv_on_device(const examples::conv_params& p, const device_launch& l, std::vector<byte_buffer> buffers);
 

@@ -1,10 +1,10 @@
 // tilesim/gpu/kernels.cu: the programs as kernels, and the host runner that launches them.
 //
-// Copies, LDS sweeps and GEMMs are compiled per launch shape: copy_fp16_kernel<I> runs copy_tile on
+// Copies, LDS sweeps, GEMMs, the transpose and the Morton reads are compiled per launch shape: copy_fp16_kernel<I> runs copy_tile on
 // constant<compiled::copy_fp16_shapes[I]> (gpu/compiled_shapes.hpp), so its encodings, descriptors and windows
 // fold to constants (0 bytes of stack; spec/window/static_tile_window.hpp). run_copy_on_device finds a point's
 // shape in the table and launches that instance; a shape with no entry is a device_error naming it. The
-// Morton read and the convolution are still run-time programs (one kernel each, parameters as
+// convolution is still a run-time program (one kernel each, parameters as
 // kernel arguments). Every kernel is compiled by NVVM at -O3. A launch is timed (two barriers and a clock64()
 // store per block around the program) when it passes a cycles buffer, untimed (what Nsight Compute counts)
 // when not; launch() is gpu/kernel_launch.hpp.
@@ -42,8 +42,14 @@ TILESIM_COMPILED_KERNEL(compiled::lds_sweep_shapes[I].threads) void lds_sweep_u3
   });
 }
 
-__global__ void morton_f32_kernel(examples::morton_params p, kernel_args a) {
-  run_program(a, [&](device_context& ctx) { examples::morton_read<float>(ctx, p); });
+template <int I>
+TILESIM_COMPILED_KERNEL(compiled::transpose_shapes[I].threads) void transpose_f32_kernel(kernel_args a) {
+  run_program(a, [&](device_context& ctx) { programs::transpose(ctx, constant<compiled::transpose_shapes[I]>{}); });
+}
+
+template <int I>
+TILESIM_COMPILED_KERNEL(compiled::morton_shapes[I].threads) void morton_f32_kernel(kernel_args a) {
+  run_program(a, [&](device_context& ctx) { examples::morton_read<float>(ctx, constant<compiled::morton_shapes[I]>{}); });
 }
 
 __global__ void conv_f32_kernel(examples::conv_params p, kernel_args a) {
@@ -130,8 +136,23 @@ device_result run_lds_sweep_on_device(const programs::lds_sweep_params& p, const
   return r;
 }
 
+device_result run_transpose_on_device(const programs::transpose_params& p, const device_launch& l,
+                                      std::vector<byte_buffer> b) {
+  device_result r;
+  const programs::transpose_shape shape{p, l.block, compiled::sm90_wave};
+  if (!compiled::with_compiled_shape<compiled::transpose_shapes>(
+          shape, [&]<int I>() { r = detail::launch_kernel(transpose_f32_kernel<I>, l, std::move(b)); }))
+    no_compiled_kernel("transpose", l);
+  return r;
+}
+
 device_result run_morton_on_device(const examples::morton_params& p, const device_launch& l, std::vector<byte_buffer> b) {
-  return detail::launch(morton_f32_kernel, p, l, std::move(b));
+  device_result r;
+  const examples::morton_shape shape{p, l.block, compiled::sm90_wave, l.grid};
+  if (!compiled::with_compiled_shape<compiled::morton_shapes>(
+          shape, [&]<int I>() { r = detail::launch_kernel(morton_f32_kernel<I>, l, std::move(b)); }))
+    no_compiled_kernel("Morton read", l);
+  return r;
 }
 
 device_result run_conv_on_device(const examples::conv_params& p, const device_launch& l, std::vector<byte_buffer> b) {

@@ -195,6 +195,18 @@ TILESIM_HOST_DEVICE constexpr void require(const violation& v) {
   detail::fail(v);
 }
 
+// A launch precondition (buffer sizes, the workgroup shape a kernel was compiled for, LDS bytes): require() on
+// the host, where the simulator runs the very instance a kernel runs, with the same buffers, before the GPU
+// does (gpu/crosscheck); on a device nothing, unless built with TILESIM_DEVICE_STRICT. A check at the start of
+// a kernel sits on its critical path (a constant-bank load and a branch each, ahead of the first access).
+TILESIM_HOST_DEVICE constexpr void require_launch(const violation& v) {
+#if !TILESIM_DEVICE_PASS || defined(TILESIM_DEVICE_STRICT)
+  require(v);
+#else
+  (void)v;
+#endif
+}
+
 // Compile-time check of a value given as a template argument: one static_assert per rule.
 template <auto Value>
 constexpr bool static_require() {

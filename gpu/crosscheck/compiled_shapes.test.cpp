@@ -22,6 +22,11 @@ bool has_compiled_kernel(const crosscheck_point& p) {
     case program_kind::lds_sweep_u32:
       return compiled::find_shape(compiled::lds_sweep_shapes,
                                   programs::copy_shape{p.sweep.tile, p.block, p.wave_size, p.grid}) >= 0;
+    case program_kind::morton_f32:
+      return compiled::find_shape(compiled::morton_shapes, examples::morton_shape{p.morton, p.block, p.wave_size, p.grid}) >= 0;
+    case program_kind::transpose_f32:
+      return compiled::find_shape(compiled::transpose_shapes,
+                                  programs::transpose_shape{p.transpose, p.block, p.wave_size}) >= 0;
     default:
       return true;  // run-time kernels: any parameters
   }

@@ -48,6 +48,7 @@ const char* name_of(program_kind k) {
     case program_kind::lds_sweep_u32: return "lds_sweep_u32";
     case program_kind::morton_f32: return "morton_f32";
     case program_kind::conv_f32: return "conv_f32";
+    case program_kind::transpose_f32: return "transpose_f32";
   }
   return "?";
 }
@@ -210,6 +211,14 @@ std::vector<crosscheck_point> catalogue() {
   for (copy_lds_layout l : {copy_lds_layout::row_major, copy_lds_layout::padded, copy_lds_layout::ck_xor,
                             copy_lds_layout::cute_swizzle})
     v.push_back(sweep_point(l, 1024));
+  {  // the scalar program: every access one element through load_element / store_element
+    crosscheck_point p;
+    p.program = program_kind::transpose_f32;
+    p.transpose.n = 256;
+    p.grid = static_cast<int>(programs::transpose_workgroups(p.transpose));
+    p.name = "transpose fp32 256x256 scalar";
+    v.push_back(p);
+  }
   for (crosscheck_point& p : example_points()) v.push_back(std::move(p));
   return v;
 }
@@ -235,6 +244,8 @@ json_value to_json(const crosscheck_point& p) {
     for (const auto& [key, value] : {std::pair<const char*, index_t>{"n", c.n}, {"h", c.h}, {"w", c.w}, {"c_in", c.c_in},
                                      {"c_out", c.c_out}, {"r", c.r}, {"s", c.s}})
       params.set(key, static_cast<long long>(value));
+  } else if (p.program == program_kind::transpose_f32) {
+    params.set("n", static_cast<long long>(p.transpose.n));
   } else if (p.program == program_kind::gemm_fp32) {
     const programs::gemm_params& g = p.gemm;
     params.set("m", static_cast<long long>(g.m));
@@ -280,7 +291,8 @@ crosscheck_point point_from_json(const json_value& v) {
   p.name = v["name"].string();
   p.program = enum_named(v["program"].string(),
                          {program_kind::copy_fp16, program_kind::copy_fp32, program_kind::gemm_fp32,
-                          program_kind::lds_sweep_u32, program_kind::morton_f32, program_kind::conv_f32},
+                          program_kind::lds_sweep_u32, program_kind::morton_f32, program_kind::conv_f32,
+                          program_kind::transpose_f32},
                          "program");
   if (const json_value* example = v.get("example")) {  // a reference program's case: its parameters live in examples/
     for (const crosscheck_point& known : catalogue())
@@ -290,7 +302,9 @@ crosscheck_point point_from_json(const json_value& v) {
   }
   const json_value& q = v["params"];
   auto n = [&](const char* key) { return static_cast<index_t>(q[key].number()); };
-  if (p.program == program_kind::gemm_fp32) {
+  if (p.program == program_kind::transpose_f32) {
+    p.transpose.n = n("n");
+  } else if (p.program == program_kind::gemm_fp32) {
     programs::gemm_params& g = p.gemm;
     g.m = n("m"), g.n = n("n"), g.k = n("k");
     g.m_per_block = n("m_per_block"), g.n_per_block = n("n_per_block"), g.k_per_block = n("k_per_block");
@@ -364,6 +378,18 @@ point_inputs make_inputs(const crosscheck_point& p, std::uint64_t seed) {
     in.output_slot = c.output;
     in.output_cols = c.c_out;
     in.output_rows = outputs / c.c_out;
+    return in;
+  }
+  if (p.program == program_kind::transpose_f32) {  // random finite floats, output -1
+    const programs::transpose_params& t = p.transpose;
+    std::vector<float> x(static_cast<std::size_t>(t.n * t.n));
+    for (float& e : x) {
+      e = unit_float(g);
+      if (e == -1.0f) e = 0.25f;  // never the poison
+    }
+    in.buffers = {bytes_of(x), bytes_of(std::vector<float>(x.size(), -1.0f))};
+    in.output_slot = t.output;
+    in.output_rows = in.output_cols = t.n;
     return in;
   }
   const programs::copy_params& tile = p.program == program_kind::lds_sweep_u32 ? p.sweep.tile : p.copy;
@@ -473,8 +499,10 @@ simulated simulate(const crosscheck_point& p, const point_inputs& in) {
   } else if (p.program == program_kind::morton_f32) {
     mem.add<float>("in", typed<float>(in.buffers[0]));
     mem.add<float>("out", typed<float>(in.buffers[1]));
-    const examples::morton_params q = p.morton;
-    s.run = sim::run(l, std::move(mem), [&q](sim::thread_context& ctx) { examples::morton_read<float>(ctx, q); });
+    const examples::morton_shape shape{p.morton, p.block, p.wave_size, p.grid};
+    s.run = compiled_run<compiled::morton_shapes>(shape, l, std::move(mem), [&]<auto S>(sim::thread_context& ctx) {
+      examples::morton_read<float>(ctx, constant<S>{});
+    });
     s.buffers = {bytes_of(s.run.memory.get<float>(0)), bytes_of(s.run.memory.get<float>(1))};
   } else if (p.program == program_kind::conv_f32) {
     mem.add<float>("in", typed<float>(in.buffers[0]));
@@ -484,6 +512,14 @@ simulated simulate(const crosscheck_point& p, const point_inputs& in) {
     s.run = sim::run(l, std::move(mem), [&q](sim::thread_context& ctx) { examples::conv(ctx, q); });
     s.buffers = {bytes_of(s.run.memory.get<float>(0)), bytes_of(s.run.memory.get<float>(1)),
                  bytes_of(s.run.memory.get<float>(2))};
+  } else if (p.program == program_kind::transpose_f32) {
+    mem.add<float>("in", typed<float>(in.buffers[0]));
+    mem.add<float>("out", typed<float>(in.buffers[1]));
+    const programs::transpose_shape shape{p.transpose, p.block, p.wave_size};
+    s.run = compiled_run<compiled::transpose_shapes>(shape, l, std::move(mem), [&]<auto S>(sim::thread_context& ctx) {
+      programs::transpose(ctx, constant<S>{});
+    });
+    s.buffers = {bytes_of(s.run.memory.get<float>(0)), bytes_of(s.run.memory.get<float>(1))};
   } else if (p.program == program_kind::lds_sweep_u32) {
     mem.add<std::uint32_t>("in", typed<std::uint32_t>(in.buffers[0]));
     mem.add<std::uint32_t>("out", typed<std::uint32_t>(in.buffers[1]));
@@ -578,6 +614,23 @@ output_check check_output(const crosscheck_point& p, const point_inputs& in, con
     c.compared = examples::conv_output_count(p.conv);
     c.mismatches = r.passed ? 0 : 1;  // the check stops at the first element that is off
     if (!r.passed) c.first_mismatch = r.text;
+    return c;
+  }
+  if (p.program == program_kind::transpose_f32) {  // out[j][i] == in[i][j], bit for bit
+    const index_t n = p.transpose.n;
+    const std::vector<float> x = typed<float>(in.buffers[0]), y = typed<float>(out);
+    c.method = "bit-exact: out[j][i] == in[i][j]";
+    c.compared = n * n;
+    for (index_t i = 0; i < n; ++i)
+      for (index_t j = 0; j < n; ++j) {
+        const float want = x[static_cast<std::size_t>(i * n + j)], have = y[static_cast<std::size_t>(j * n + i)];
+        if (std::bit_cast<std::uint32_t>(want) == std::bit_cast<std::uint32_t>(have)) continue;
+        if (c.mismatches++ == 0)
+          c.first_mismatch = where(j * n + i, 4, programs::transpose_tile_side, programs::transpose_tile_side,
+                                   n / programs::transpose_tile_side) +
+                             ": expected " + hex(std::bit_cast<std::uint32_t>(want), 8) + ", got " +
+                             hex(std::bit_cast<std::uint32_t>(have), 8);
+      }
     return c;
   }
   if (p.program == program_kind::lds_sweep_u32) {  // the sweep: in * iterations, then as a copy

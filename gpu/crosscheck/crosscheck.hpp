@@ -40,11 +40,12 @@
 #include "sim/programs/copy.hpp"
 #include "sim/programs/gemm_tile.hpp"
 #include "sim/programs/lds_sweep.hpp"
+#include "sim/programs/transpose.hpp"
 #include "sim/report/program_report.hpp"
 
 namespace tilesim::gpu {
 
-enum class program_kind { copy_fp16, copy_fp32, gemm_fp32, lds_sweep_u32, morton_f32, conv_f32 };
+enum class program_kind { copy_fp16, copy_fp32, gemm_fp32, lds_sweep_u32, morton_f32, conv_f32, transpose_f32 };
 
 struct crosscheck_point {
   std::string name;  // "copy fp16 64x32 v8 ck_xor"
@@ -54,6 +55,7 @@ struct crosscheck_point {
   programs::lds_sweep_params sweep{};
   examples::morton_params morton{};
   examples::conv_params conv{};
+  programs::transpose_params transpose{};
   std::string example;  // examples/' example name ("lds-index-swap") for a reference program's case, else ""
   int grid = 1, block = 256, wave_size = 32;
 };

@@ -72,6 +72,7 @@ device_result run_on_device(const crosscheck_point& p, const point_inputs& in, s
     case program_kind::lds_sweep_u32: return run_lds_sweep_on_device(p.sweep, l, in.buffers);
     case program_kind::morton_f32: return run_morton_on_device(p.morton, l, in.buffers);
     case program_kind::conv_f32: return run_conv_on_device(p.conv, l, in.buffers);
+    case program_kind::transpose_f32: return run_transpose_on_device(p.transpose, l, in.buffers);
   }
   throw std::logic_error("unknown program");
 }
@@ -84,6 +85,7 @@ const char* kernel_of(program_kind k) {
     case program_kind::lds_sweep_u32: return "lds_sweep_u32_kernel";
     case program_kind::morton_f32: return "morton_f32_kernel";
     case program_kind::conv_f32: return "conv_f32_kernel";
+    case program_kind::transpose_f32: return "transpose_f32_kernel";
   }
   return "?";
 }
@@ -96,7 +98,7 @@ std::size_t lds_bytes_of(const crosscheck_point& p) {
     bytes = (bytes + 15) / 16 * 16 + static_cast<std::size_t>(elements) * element_bytes;
   };
   if (p.program == program_kind::gemm_fp32 || p.program == program_kind::morton_f32 ||
-      p.program == program_kind::conv_f32) {
+      p.program == program_kind::conv_f32 || p.program == program_kind::transpose_f32) {
     point_inputs in = make_inputs(p, 0);  // cheap next to a run; keeps one source of truth: the simulator
     return simulate(p, in).lds_bytes;
   }
@@ -267,11 +269,14 @@ int crosscheck(std::vector<std::string> args, const std::string& command_line) {
     // The price tag: the hand-written kernel of the same algorithm, same inputs and launch, timed alike.
     double reference_best = 0;
     output_check reference_check;
-    const bool has_twin = has_reference(p);
+    const bool has_twin = p.program == program_kind::transpose_f32 || has_reference(p);
     if (has_twin) {
       reference_best = 1e300;
       for (int r = 0; r < repeat; ++r) {
-        device_result t = run_reference_on_device(p, {p.grid, p.block, s.lds_bytes, true}, in.buffers);
+        const device_launch timed{p.grid, p.block, s.lds_bytes, true};
+        device_result t = p.program == program_kind::transpose_f32
+                              ? run_transpose_reference_on_device(p.transpose.n, timed, in.buffers)
+                              : run_reference_on_device(p, timed, in.buffers);
         const output_check c = check_output(p, in, t.buffers, &s);
         if (r == 0 || c.mismatches > reference_check.mismatches) reference_check = c;
         reference_best = std::min(reference_best, median(std::vector<double>(t.block_cycles.begin(), t.block_cycles.end())));

@@ -105,7 +105,7 @@ TILESIM_HOST_DEVICE void add_element(const B& buffer, index_t i, const typename 
 // (a constant<...> launch, spec/constant.hpp) checks it once, at its start.
 template <class Ctx>
 TILESIM_HOST_DEVICE void require_launch_shape(Ctx& ctx, index_t threads, index_t warp_size, index_t grid) {
-  require(broken_unless(ctx.block_size() == threads && ctx.warp_size() == warp_size && ctx.grid_size() == grid,
+  require_launch(broken_unless(ctx.block_size() == threads && ctx.warp_size() == warp_size && ctx.grid_size() == grid,
                         rule::launch_split_not_exact, "compiled launch shape", {"block", ctx.block_size()},
                         {"compiled threads", threads}, {"grid", ctx.grid_size()}, {"compiled grid", grid}));
 }

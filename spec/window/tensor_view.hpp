@@ -90,8 +90,8 @@ struct tensor_view {
 template <class Desc, element_buffer Buffer>
 TILESIM_HOST_DEVICE constexpr tensor_view<Desc, Buffer> make_tensor_view(const Desc& desc, const Buffer& buffer,
                                                                          address_space space = address_space::global) {
-  require(broken_unless(buffer.size() >= desc.element_space_size, rule::window_buffer_too_small, "tensor_view",
-                        {"buffer elements", buffer.size()}, {"element space size", desc.element_space_size}));
+  require_launch(broken_unless(buffer.size() >= desc.element_space_size, rule::window_buffer_too_small, "tensor_view",
+                               {"buffer elements", buffer.size()}, {"element space size", desc.element_space_size}));
   return {desc, buffer, space};
 }
 
