@@ -7,6 +7,7 @@
 #pragma once
 
 #include "spec/config.hpp"
+#include "spec/constant.hpp"
 #include "spec/math.hpp"
 #include "spec/multi_index.hpp"
 #include "spec/rules.hpp"
@@ -29,6 +30,7 @@
 #include "spec/adaptor.hpp"
 #include "spec/coordinate.hpp"
 #include "spec/descriptor.hpp"
+#include "spec/fixed_descriptor.hpp"
 #include "spec/layouts/ck_lds_xor.hpp"
 #include "spec/layouts/cute_swizzle.hpp"
 #include "spec/layouts/morton.hpp"
@@ -40,6 +42,7 @@
 #include "spec/window/load_store_traits.hpp"
 #include "spec/window/tensor_view.hpp"
 #include "spec/window/tile_window.hpp"
+#include "spec/window/static_tile_window.hpp"
 #include "spec/distribution/sweep.hpp"
 #include "spec/distribution/encoding_algebra.hpp"
 #include "spec/distribution/patterns.hpp"

@@ -1,0 +1,271 @@
+// tilesim/gpu/reference/reference_kernels.cu: the hand-written reference kernels and their host runner.
+//
+// DEFINITION. One __global__ template per program around its body (reference_kernels.cuh), instantiated for
+// every entry of reference_instances.hpp (kernel I of a program runs entry I) through a table of launch
+// functions indexed like the entry list. launch_reference (declared in reference_launch.hpp; reference_run.hpp's
+// run_reference_on_device resolves a point to its entry first) checks what a hand-written kernel takes for
+// granted (block, grid, dynamic LDS, buffer sizes, slots) and launches it with gpu/kernel_launch.hpp's
+// detail::launch, the host path (buffers, kernel_args, dynamic LDS, clock64 cycles) the tilesim kernels use.
+// A kernel receives its global slots in a reference_slots (the numbers the point's params name) and reads
+// kernel_args::pointer[slot]; timed_block is run_program's timing. This file never includes the cross-check's
+// headers: nvcc's front end does not parse gpu/crosscheck/json.hpp.
+//
+// WORKED EXAMPLE. copy_instances[3] (fp16 64 x 32, Swizzle<2,3,2>) is the kernel copy_reference<3>, whose body
+// is copy_body<copy_instances[3]>, launched by launch_copy<3> = copy_launchers[3].
+//
+// INVARIANTS: each kernel compiles with 0 bytes of stack and no spill (`-Xptxas -v`, sm_90; 49 kernels, about
+// 6 s); only this file and reference_kernels.cuh see the vendor runtime; the kernel bodies include nothing from
+// spec/ or sim/ (kernel_launch.hpp, here for the host path, does).
+#include <array>
+#include <cstddef>
+#include <iterator>
+#include <string>
+#include <utility>
+
+#include "gpu/kernel_launch.hpp"
+#include "gpu/reference/reference_kernels.cuh"
+#include "gpu/reference/reference_launch.hpp"
+
+namespace tilesim::gpu {
+
+namespace reference {
+
+// The global slots of a launch, in the kernel's order: (in, out), (a, b, c) or (in, weights, out).
+struct reference_slots {
+  int slot[3] = {0, 1, 2};
+};
+
+// Kernel I of a program runs its body with entry I of the program's list as the template argument (nvcc's
+// host stubs cannot spell a class-type template argument of a __global__ template; the bodies take it).
+template <int I>
+__global__ void copy_reference(reference_slots s, kernel_args a) {
+  timed_block(a.block_cycles, [&] {
+    copy_body<copy_instances[I]>(static_cast<const unsigned char*>(a.pointer[s.slot[0]]),
+                                 static_cast<unsigned char*>(a.pointer[s.slot[1]]));
+  });
+}
+
+template <int I>
+__global__ void sweep_reference(reference_slots s, kernel_args a) {
+  timed_block(a.block_cycles, [&] {
+    sweep_body<sweep_instances[I]>(static_cast<const unsigned*>(a.pointer[s.slot[0]]),
+                                   static_cast<unsigned*>(a.pointer[s.slot[1]]));
+  });
+}
+
+template <int I>
+__global__ void gemm_reference(reference_slots s, kernel_args a) {
+  timed_block(a.block_cycles, [&] {
+    gemm_body<gemm_instances[I]>(static_cast<const float*>(a.pointer[s.slot[0]]),
+                                 static_cast<const float*>(a.pointer[s.slot[1]]), static_cast<float*>(a.pointer[s.slot[2]]));
+  });
+}
+
+template <int I>
+__global__ void morton_reference(reference_slots s, kernel_args a) {
+  timed_block(a.block_cycles, [&] {
+    morton_body<morton_instances[I]>(static_cast<const float*>(a.pointer[s.slot[0]]),
+                                     static_cast<float*>(a.pointer[s.slot[1]]));
+  });
+}
+
+template <int I>
+__global__ void conv_reference(reference_slots s, kernel_args a) {
+  timed_block(a.block_cycles, [&] {
+    conv_body<conv_instances[I]>(static_cast<const float*>(a.pointer[s.slot[0]]),
+                                 static_cast<const float*>(a.pointer[s.slot[1]]), static_cast<float*>(a.pointer[s.slot[2]]));
+  });
+}
+
+template <int I>
+__global__ void transpose_reference(reference_slots s, kernel_args a) {
+  timed_block(a.block_cycles, [&] {
+    transpose_body<transpose_instances[I]>(static_cast<const float*>(a.pointer[s.slot[0]]),
+                                           static_cast<float*>(a.pointer[s.slot[1]]));
+  });
+}
+
+namespace {
+
+using launcher = device_result (*)(const reference_slots&, const device_launch&, std::vector<byte_buffer>);
+
+template <int I>
+device_result launch_copy(const reference_slots& s, const device_launch& l, std::vector<byte_buffer> b) {
+  return detail::launch(copy_reference<I>, s, l, std::move(b));
+}
+template <int I>
+device_result launch_sweep(const reference_slots& s, const device_launch& l, std::vector<byte_buffer> b) {
+  return detail::launch(sweep_reference<I>, s, l, std::move(b));
+}
+template <int I>
+device_result launch_gemm(const reference_slots& s, const device_launch& l, std::vector<byte_buffer> b) {
+  return detail::launch(gemm_reference<I>, s, l, std::move(b));
+}
+template <int I>
+device_result launch_morton(const reference_slots& s, const device_launch& l, std::vector<byte_buffer> b) {
+  return detail::launch(morton_reference<I>, s, l, std::move(b));
+}
+template <int I>
+device_result launch_conv(const reference_slots& s, const device_launch& l, std::vector<byte_buffer> b) {
+  return detail::launch(conv_reference<I>, s, l, std::move(b));
+}
+template <int I>
+device_result launch_transpose(const reference_slots& s, const device_launch& l, std::vector<byte_buffer> b) {
+  return detail::launch(transpose_reference<I>, s, l, std::move(b));
+}
+
+// One launcher per entry, in entry order.
+template <std::size_t... I>
+constexpr auto copy_table(std::index_sequence<I...>) {
+  return std::array<launcher, sizeof...(I)>{&launch_copy<static_cast<int>(I)>...};
+}
+template <std::size_t... I>
+constexpr auto sweep_table(std::index_sequence<I...>) {
+  return std::array<launcher, sizeof...(I)>{&launch_sweep<static_cast<int>(I)>...};
+}
+template <std::size_t... I>
+constexpr auto gemm_table(std::index_sequence<I...>) {
+  return std::array<launcher, sizeof...(I)>{&launch_gemm<static_cast<int>(I)>...};
+}
+template <std::size_t... I>
+constexpr auto morton_table(std::index_sequence<I...>) {
+  return std::array<launcher, sizeof...(I)>{&launch_morton<static_cast<int>(I)>...};
+}
+template <std::size_t... I>
+constexpr auto conv_table(std::index_sequence<I...>) {
+  return std::array<launcher, sizeof...(I)>{&launch_conv<static_cast<int>(I)>...};
+}
+template <std::size_t... I>
+constexpr auto transpose_table(std::index_sequence<I...>) {
+  return std::array<launcher, sizeof...(I)>{&launch_transpose<static_cast<int>(I)>...};
+}
+
+template <class T, std::size_t N>
+constexpr auto indices(const T (&)[N]) {
+  return std::make_index_sequence<N>{};
+}
+
+const auto copy_launchers = copy_table(indices(copy_instances));
+const auto sweep_launchers = sweep_table(indices(sweep_instances));
+const auto gemm_launchers = gemm_table(indices(gemm_instances));
+const auto morton_launchers = morton_table(indices(morton_instances));
+const auto conv_launchers = conv_table(indices(conv_instances));
+const auto transpose_launchers = transpose_table(indices(transpose_instances));
+
+// What the kernel of `what` takes for granted, checked on the host; throws device_error naming `what`.
+struct launch_requirements {
+  std::string what;
+  const device_launch& l;
+  const std::vector<byte_buffer>& buffers;
+
+  [[noreturn]] void fail(const std::string& why) const {
+    throw device_error("reference kernel for \"" + what + "\": " + why);
+  }
+  void block(int threads) const {
+    if (l.block != threads)
+      fail("it is written for " + std::to_string(threads) + " threads per block, the launch has " +
+           std::to_string(l.block));
+  }
+  void grid(long long blocks) const {
+    if (l.grid != blocks)
+      fail("it is written for a grid of " + std::to_string(blocks) + ", the launch has " + std::to_string(l.grid));
+  }
+  void lds(long long bytes) const {
+    if (static_cast<long long>(l.lds_bytes) < bytes)
+      fail("it needs " + std::to_string(bytes) + " bytes of dynamic LDS, the launch gives " +
+           std::to_string(l.lds_bytes));
+  }
+  void slot(int s, long long bytes, const char* name) const {
+    if (s < 0 || static_cast<std::size_t>(s) >= buffers.size())
+      fail(std::string("slot ") + std::to_string(s) + " (" + name + ") is not one of the " +
+           std::to_string(buffers.size()) + " buffers");
+    if (static_cast<long long>(buffers[static_cast<std::size_t>(s)].size()) < bytes)
+      fail(std::string("buffer ") + std::to_string(s) + " (" + name + ") holds " +
+           std::to_string(buffers[static_cast<std::size_t>(s)].size()) + " bytes, the kernel touches " +
+           std::to_string(bytes));
+  }
+};
+
+}  // namespace
+}  // namespace reference
+
+device_result launch_reference(const reference::reference_choice& c, const std::string& what, const device_launch& l,
+                               std::vector<byte_buffer> buffers) {
+  using namespace reference;
+  const int index = find_instance(c);
+  const launch_requirements need{what, l, buffers};
+  if (!c.ok) need.fail("no hand-written kernel: " + c.why);
+  if (index < 0) need.fail("no hand-written kernel was compiled for its parameters (gpu/reference/reference_instances.hpp)");
+  reference_slots s;
+  for (int k = 0; k < 3; ++k) s.slot[k] = c.slots[k];
+  const auto i = static_cast<std::size_t>(index);
+  switch (c.program) {
+    case reference_program::copy: {
+      const copy_config& q = c.copy;
+      const long long bytes = static_cast<long long>(l.grid) * q.rows * q.cols * q.element_bytes;
+      need.block(q.threads);
+      need.lds(q.lds_bytes());
+      need.slot(s.slot[0], bytes, "input");
+      need.slot(s.slot[1], bytes, "output");
+      return copy_launchers[i](s, l, std::move(buffers));
+    }
+    case reference_program::sweep: {
+      const copy_config& q = c.sweep.tile;
+      const long long bytes = static_cast<long long>(l.grid) * q.rows * q.cols * 4;
+      need.block(q.threads);
+      need.lds(q.lds_bytes());
+      need.slot(s.slot[0], bytes, "input");
+      need.slot(s.slot[1], bytes, "output");
+      return sweep_launchers[i](s, l, std::move(buffers));
+    }
+    case reference_program::gemm: {
+      const gemm_config& q = c.gemm;
+      need.block(q.threads);
+      need.grid(q.grid());
+      need.lds(q.lds_bytes());
+      need.slot(s.slot[0], 4LL * q.m * q.k, "A");
+      need.slot(s.slot[1], 4LL * q.n * q.k, "B");
+      need.slot(s.slot[2], 4LL * q.m * q.n, "C");
+      return gemm_launchers[i](s, l, std::move(buffers));
+    }
+    case reference_program::morton: {
+      const morton_config& q = c.morton;
+      need.block(q.threads);
+      need.grid(q.grid());
+      need.lds(q.lds_bytes());
+      need.slot(s.slot[0], 4LL * q.height * q.width, "input");
+      need.slot(s.slot[1], 4LL * q.height * q.width, "output");
+      return morton_launchers[i](s, l, std::move(buffers));
+    }
+    case reference_program::conv: {
+      const conv_config& q = c.conv;
+      need.block(q.threads);
+      need.grid(q.grid());
+      need.slot(s.slot[0], 4LL * q.n * q.h * q.w * q.c_in, "input");
+      need.slot(s.slot[1], 4LL * q.c_out * q.gemm_k(), "weights");
+      need.slot(s.slot[2], 4LL * q.outputs(), "output");
+      return conv_launchers[i](s, l, std::move(buffers));
+    }
+    case reference_program::transpose: {
+      const long long n = c.transpose_n, tiles = n / transpose_tile;
+      need.block(transpose_threads);
+      need.grid(tiles * tiles);
+      need.lds(transpose_lds_bytes);
+      need.slot(s.slot[0], 4 * n * n, "input");
+      need.slot(s.slot[1], 4 * n * n, "output");
+      return transpose_launchers[i](s, l, std::move(buffers));
+    }
+  }
+  need.fail("unknown program");
+}
+
+device_result run_transpose_reference_on_device(index_t n, const device_launch& l, std::vector<byte_buffer> buffers) {
+  reference::reference_choice c;
+  c.ok = n > 0 && n <= (index_t{1} << 15);
+  c.why = "n out of range";
+  c.program = reference::reference_program::transpose;
+  c.transpose_n = static_cast<int>(n);
+  return launch_reference(c, "transpose " + std::to_string(n) + "x" + std::to_string(n), l, std::move(buffers));
+}
+
+}  // namespace tilesim::gpu

@@ -1,0 +1,359 @@
+// tilesim/gpu/reference/reference_kernels.cuh: the tilesim programs written by hand as CUDA kernel bodies.
+//
+// DEFINITION. One __device__ body per program, templated on its *_config (reference_index.hpp): every size a
+// compile-time constant, every index a call into reference_index.hpp's int arithmetic, every 16-byte access
+// one uint4 / float4 load or store (8-byte: uint2, 4-byte: unsigned / float), LDS in the launch's dynamic
+// shared memory (A then B at a 16-byte boundary for the GEMM, as the simulator allocates). Each body keeps
+// its program's order: all global loads of a step, then all LDS stores, __syncthreads(), all LDS loads,
+// then the global stores (or the FMAs). reference_kernels.cu wraps each body in a __global__ kernel with
+// timed_block, the clock64() span device_context.hpp's run_program takes. Nothing here includes spec/ or sim/.
+//
+//   copy_body      global -> registers -> LDS (layout) -> barrier -> registers (read order) -> global
+//   sweep_body     one vector to LDS, barrier, `iterations` volatile 16-byte LDS reads summed (u32), stored
+//   gemm_body      per K step: A, B global loads; A, B LDS stores; barrier; A, B fragment loads; FMAs;
+//                  barrier (not after the last step); then C stored one float at a time
+//   morton_body    direct: texel load, texel store per footprint; staged: texel load, LDS store per footprint,
+//                  barrier, then the band read back in row order and stored
+//   conv_body      naive (offsets recomputed per element), sliding (one window base moved by the filter
+//                  offsets), im2col (A row and B row vectors per K step, then the step's FMAs)
+//   transpose_body 4 x (load, LDS store), barrier, 4 x (LDS load, store) through 33-float rows
+//
+// WORKED EXAMPLE. copy_body<copy_instances[0]> (fp16 64 x 32, lanes_down_rows, row-major LDS): thread 45 of
+// block 3 loads the uint4 at input element (3*64 + 11)*32 + 8, stores it at LDS byte (11*32 + 8)*2, waits
+// at the barrier, loads the uint4 at LDS byte (13*32 + 8)*2 and stores it at output element (3*64 + 13)*32 + 8.
+//
+// INVARIANTS: the accesses are exactly those reference_index.test.cpp replays against the simulator; the
+// LDS reads of the sweep are volatile PTX (ld.volatile.shared.v4.u32), as in vector_access.hpp, because a
+// plain load of one unchanged address would be hoisted out of the loop; every other access is a plain C++
+// load or store that nvcc is free to schedule.
+#pragma once
+
+#include <cstdint>
+
+#include "gpu/reference/reference_index.hpp"
+
+namespace tilesim::gpu::reference {
+
+// The register type of a Bytes-wide access of raw bits.
+template <int Bytes>
+struct bits_vector;
+template <>
+struct bits_vector<2> {
+  using type = unsigned short;
+};
+template <>
+struct bits_vector<4> {
+  using type = unsigned;
+};
+template <>
+struct bits_vector<8> {
+  using type = uint2;
+};
+template <>
+struct bits_vector<16> {
+  using type = uint4;
+};
+
+// The register type of a vector of N floats.
+template <int N>
+struct float_vector;
+template <>
+struct float_vector<1> {
+  using type = float;
+};
+template <>
+struct float_vector<2> {
+  using type = float2;
+};
+template <>
+struct float_vector<4> {
+  using type = float4;
+};
+
+// The V at byte `offset` of `base`. Every vector access goes through a byte offset, as one writes a kernel that
+// moves raw vectors: with a float* indexed first and then cast, nvcc 13 split some 16-byte LDS stores of the
+// GEMM's K loop into four 4-byte ones (the same offsets in bytes stay one st.shared.v4).
+template <class V>
+__device__ __forceinline__ V* vector_at(void* base, int offset) {
+  return reinterpret_cast<V*>(static_cast<unsigned char*>(base) + offset);
+}
+template <class V>
+__device__ __forceinline__ const V* vector_at(const void* base, int offset) {
+  return reinterpret_cast<const V*>(static_cast<const unsigned char*>(base) + offset);
+}
+
+// A float vector's components to consecutive registers dst[0..N).
+__device__ __forceinline__ void unpack(float v, float* dst) { dst[0] = v; }
+__device__ __forceinline__ void unpack(float2 v, float* dst) {
+  dst[0] = v.x;
+  dst[1] = v.y;
+}
+__device__ __forceinline__ void unpack(float4 v, float* dst) {
+  dst[0] = v.x;
+  dst[1] = v.y;
+  dst[2] = v.z;
+  dst[3] = v.w;
+}
+
+// The launch's dynamic shared memory (16-byte aligned).
+__device__ __forceinline__ unsigned char* dynamic_lds() {
+  extern __shared__ __align__(16) unsigned char reference_lds[];
+  return reference_lds;
+}
+
+// body() between two barriers, its clock64() span to block_cycles[blockIdx.x] when block_cycles is set.
+template <class Body>
+__device__ __forceinline__ void timed_block(long long* block_cycles, Body&& body) {
+  const bool timed = block_cycles != nullptr;
+  long long start = 0;
+  if (timed) {
+    __syncthreads();
+    start = clock64();
+  }
+  body();
+  if (timed) {
+    __syncthreads();
+    const long long end = clock64();
+    if (threadIdx.x == 0) block_cycles[blockIdx.x] = end - start;
+  }
+}
+
+// The copy: workgroup b copies rows [b*rows, (b+1)*rows) of the (grid*rows) x cols tensor through LDS.
+template <copy_config C>
+__device__ __forceinline__ void copy_body(const unsigned char* in, unsigned char* out) {
+  using V = typename bits_vector<C.vector_bytes()>::type;
+  constexpr int writes = C.write_accesses(), reads = C.read_accesses(), eb = C.element_bytes;
+  unsigned char* lds = dynamic_lds();
+  const int warp = static_cast<int>(threadIdx.x) / C.warp_size, lane = static_cast<int>(threadIdx.x) % C.warp_size;
+  const int row0 = static_cast<int>(blockIdx.x) * C.rows;
+  V staged[writes];
+#pragma unroll
+  for (int i = 0; i < writes; ++i) {  // "global load"
+    const row_col x = C.write_at(warp, lane, i);
+    staged[i] = *vector_at<V>(in, ((row0 + x.row) * C.cols + x.col) * eb);
+  }
+#pragma unroll
+  for (int i = 0; i < writes; ++i) {  // "lds store"
+    const row_col x = C.write_at(warp, lane, i);
+    *vector_at<V>(lds, lds_offset(C.lds, x.row, x.col) * eb) = staged[i];
+  }
+  __syncthreads();
+  V moved[reads];
+#pragma unroll
+  for (int i = 0; i < reads; ++i) {  // "lds load"
+    const row_col x = C.read_at(warp, lane, i);
+    moved[i] = *vector_at<V>(lds, lds_offset(C.lds, x.row, x.col) * eb);
+  }
+#pragma unroll
+  for (int i = 0; i < reads; ++i) {  // "global store"
+    const row_col x = C.read_at(warp, lane, i);
+    *vector_at<V>(out, ((row0 + x.row) * C.cols + x.col) * eb) = moved[i];
+  }
+}
+
+// One 16-byte LDS read that the compiler may neither hoist, merge nor drop.
+__device__ __forceinline__ uint4 volatile_lds_load_16(const void* p) {
+  const unsigned a = static_cast<unsigned>(__cvta_generic_to_shared(p));
+  uint4 v;
+  asm volatile("ld.volatile.shared.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(a));
+  return v;
+}
+
+// The LDS sweep: out = in * iterations (mod 2^32), the thread's vector read from LDS `iterations` times.
+template <sweep_config S>
+__device__ __forceinline__ void sweep_body(const unsigned* in, unsigned* out) {
+  constexpr copy_config C = S.tile;
+  static_assert(C.element_bytes == 4 && C.vector == 4 && C.write_accesses() == 1 && C.read_accesses() == 1,
+                "the sweep moves one 16-byte vector of 32-bit words per thread");
+  unsigned char* lds = dynamic_lds();
+  const int warp = static_cast<int>(threadIdx.x) / C.warp_size, lane = static_cast<int>(threadIdx.x) % C.warp_size;
+  const int row0 = static_cast<int>(blockIdx.x) * C.rows;
+  const row_col w = C.write_at(warp, lane, 0), r = C.read_at(warp, lane, 0);
+  const uint4 v = *vector_at<uint4>(in, ((row0 + w.row) * C.cols + w.col) * 4);  // "global load"
+  *vector_at<uint4>(lds, lds_offset(C.lds, w.row, w.col) * 4) = v;             // "lds store"
+  __syncthreads();
+  const unsigned char* at = lds + lds_offset(C.lds, r.row, r.col) * 4;
+  uint4 sum = make_uint4(0, 0, 0, 0);
+  for (int i = 0; i < S.iterations; ++i) {  // "lds load" x iterations
+    const uint4 x = volatile_lds_load_16(at);
+    sum.x += x.x;
+    sum.y += x.y;
+    sum.z += x.z;
+    sum.w += x.w;
+  }
+  *vector_at<uint4>(out, ((row0 + r.row) * C.cols + r.col) * 4) = sum;  // "global store"
+}
+
+// The GEMM tile: workgroup b computes C's block (b / blocks_n, b % blocks_n), K step by K step.
+template <gemm_config C>
+__device__ __forceinline__ void gemm_body(const float* a_global, const float* b_global, float* c_global) {
+  using V = typename float_vector<C.vector>::type;
+  constexpr int mi_n = C.m_iter(), ni_n = C.n_iter(), kb = C.k_per_block, vec = C.vector, ki_n = C.k_iter();
+  constexpr int a_copies = C.a_copies(), b_copies = C.b_copies();
+  constexpr lds_layout a_layout = C.a_lds(), b_layout = C.b_lds();
+  unsigned char* lds = dynamic_lds();
+  unsigned char* b_lds = lds + C.b_lds_byte();  // A's tile at byte 0, B's after it
+  const int warp = static_cast<int>(threadIdx.x) / C.warp_size, lane = static_cast<int>(threadIdx.x) % C.warp_size;
+  const int block_m = static_cast<int>(blockIdx.x) / C.blocks_n() * C.m_per_block;
+  const int block_n = static_cast<int>(blockIdx.x) % C.blocks_n() * C.n_per_block;
+  float acc[mi_n][ni_n][gemm_per_lane][gemm_per_lane] = {};
+  for (int k0 = 0; k0 < C.k; k0 += kb) {
+    V a_staged[a_copies], b_staged[b_copies];
+#pragma unroll
+    for (int i = 0; i < a_copies; ++i) {  // "A global load"
+      const row_col x = warp_raked(C.threads, C.warp_size, C.m_per_block, kb, vec, warp, lane, i);
+      a_staged[i] = *vector_at<V>(a_global, ((block_m + x.row) * C.k + k0 + x.col) * 4);
+    }
+#pragma unroll
+    for (int i = 0; i < b_copies; ++i) {  // "B global load"
+      const row_col x = warp_raked(C.threads, C.warp_size, C.n_per_block, kb, vec, warp, lane, i);
+      b_staged[i] = *vector_at<V>(b_global, ((block_n + x.row) * C.k + k0 + x.col) * 4);
+    }
+#pragma unroll
+    for (int i = 0; i < a_copies; ++i) {  // "A lds store"
+      const row_col x = warp_raked(C.threads, C.warp_size, C.m_per_block, kb, vec, warp, lane, i);
+      *vector_at<V>(lds, lds_offset(a_layout, x.row, x.col) * 4) = a_staged[i];
+    }
+#pragma unroll
+    for (int i = 0; i < b_copies; ++i) {  // "B lds store"
+      const row_col x = warp_raked(C.threads, C.warp_size, C.n_per_block, kb, vec, warp, lane, i);
+      *vector_at<V>(b_lds, lds_offset(b_layout, x.row, x.col) * 4) = b_staged[i];
+    }
+    __syncthreads();
+    float a[mi_n][gemm_per_lane][kb], b[ni_n][gemm_per_lane][kb];
+#pragma unroll
+    for (int mi = 0; mi < mi_n; ++mi)  // "A lds load": rows of the thread's A fragment, one K vector each
+#pragma unroll
+      for (int ki = 0; ki < ki_n; ++ki)
+#pragma unroll
+        for (int i = 0; i < gemm_per_lane; ++i)
+          unpack(*vector_at<V>(lds, lds_offset(a_layout, C.a_row(warp, lane, mi, i), ki * vec) * 4),
+                 &a[mi][i][ki * vec]);
+#pragma unroll
+    for (int ni = 0; ni < ni_n; ++ni)  // "B lds load"
+#pragma unroll
+      for (int ki = 0; ki < ki_n; ++ki)
+#pragma unroll
+        for (int j = 0; j < gemm_per_lane; ++j)
+          unpack(*vector_at<V>(b_lds, lds_offset(b_layout, C.b_row(warp, lane, ni, j), ki * vec) * 4),
+                 &b[ni][j][ki * vec]);
+    gemm_accumulate<C>(a, b, acc);
+    if (k0 + kb < C.k) __syncthreads();
+  }
+#pragma unroll
+  for (int mi = 0; mi < mi_n; ++mi)  // "C global store", one float each
+#pragma unroll
+    for (int ni = 0; ni < ni_n; ++ni)
+#pragma unroll
+      for (int i = 0; i < gemm_per_lane; ++i)
+#pragma unroll
+        for (int j = 0; j < gemm_per_lane; ++j)
+          c_global[(block_m + C.a_row(warp, lane, mi, i)) * C.n + block_n + C.b_row(warp, lane, ni, j)] =
+              acc[mi][ni][i][j];
+}
+
+// The Morton read: workgroup b copies the band of fh image rows from b*fh to the row-major output.
+template <morton_config C>
+__device__ __forceinline__ void morton_body(const float* in, float* out) {
+  const int warp = static_cast<int>(threadIdx.x) / C.warp_size, lane = static_cast<int>(threadIdx.x) % C.warp_size;
+  const int y0 = static_cast<int>(blockIdx.x) * C.fh;
+  const int dy = lane / C.fw, dx = lane % C.fw;  // the lane's texel in a footprint
+  if constexpr (C.staging == morton_staging::direct) {
+#pragma unroll
+    for (int k = 0; k < C.passes(); ++k) {
+      const int y = y0 + dy, x = (k * C.waves() + warp) * C.fw + dx;
+      const float v = in[morton_input_offset(C, y, x)];  // "texel load"
+      out[y * C.width + x] = v;                          // "texel store"
+    }
+  } else {
+    float* band = reinterpret_cast<float*>(dynamic_lds());
+#pragma unroll
+    for (int k = 0; k < C.passes(); ++k) {
+      const int x = (k * C.waves() + warp) * C.fw + dx;
+      const float v = in[morton_input_offset(C, y0 + dy, x)];  // "texel load"
+      band[morton_band_offset(C, dy, x)] = v;                  // "lds store"
+    }
+    __syncthreads();
+    for (int e = static_cast<int>(threadIdx.x); e < C.fh * C.width; e += C.threads) {
+      const int r = e / C.width, c = e % C.width;
+      const float v = band[morton_band_offset(C, r, c)];  // "lds load"
+      out[(y0 + r) * C.width + c] = v;                     // "texel store"
+    }
+  }
+}
+
+// The convolution: thread t of workgroup b computes output element b*threads + t in C.mode.
+template <conv_config C>
+__device__ __forceinline__ void conv_body(const float* x, const float* wt, float* out) {
+  const int o = static_cast<int>(blockIdx.x) * C.threads + static_cast<int>(threadIdx.x);
+  const int m = o / C.c_out, co = o % C.c_out;
+  const int wo = m % C.wo(), ho = m / C.wo() % C.ho(), n = m / (C.wo() * C.ho());
+  float acc = 0.0f;
+  if constexpr (C.mode == conv_kind::naive) {
+#pragma unroll
+    for (int r = 0; r < C.r; ++r)
+#pragma unroll
+      for (int s = 0; s < C.s; ++s) {
+        const int hi = conv_in_h(C, ho, r), wi = conv_in_w(C, wo, s);
+        const bool inside = conv_inside(C, hi, wi);
+#pragma unroll
+        for (int c = 0; c < C.c_in; ++c) {
+          const float v = inside ? x[conv_input_offset(C, n, hi, wi, c)] : 0.0f;  // "x load"
+          const float f = wt[conv_weight_offset(C, co, r, s, c)];                  // "w load"
+          acc += v * f;
+        }
+      }
+  } else if constexpr (C.mode == conv_kind::sliding) {
+    // The window's first pixel (r = s = 0) and the filter's first weight; each (r, s, c) is a fixed step from them.
+    const int window = conv_input_offset(C, n, conv_in_h(C, ho, 0), conv_in_w(C, wo, 0), 0);
+    const int filter = co * C.gemm_k();
+#pragma unroll
+    for (int r = 0; r < C.r; ++r)
+#pragma unroll
+      for (int s = 0; s < C.s; ++s) {
+        const bool inside = conv_inside(C, conv_in_h(C, ho, r), conv_in_w(C, wo, s));
+        const int step = (r * C.dilation_h * C.w + s * C.dilation_w) * C.c_in;
+#pragma unroll
+        for (int c = 0; c < C.c_in; ++c) {
+          const float v = inside ? x[window + step + c] : 0.0f;        // "window load"
+          const float f = wt[filter + (r * C.s + s) * C.c_in + c];     // "w load"
+          acc += v * f;
+        }
+      }
+  } else {
+    using V = typename float_vector<C.vector>::type;
+    constexpr int kb = C.k_per_block, vec = C.vector;
+#pragma unroll
+    for (int k0 = 0; k0 < C.gemm_k(); k0 += kb) {
+      float a[kb], b[kb];
+#pragma unroll
+      for (int j = 0; j < kb; j += vec) {  // "A global load": im2col row m, k = k0 + j .. + vec - 1 (one pixel)
+        const int k = k0 + j, r = k / (C.s * C.c_in), s = k / C.c_in % C.s, c = k % C.c_in;
+        const int hi = conv_in_h(C, ho, r), wi = conv_in_w(C, wo, s);
+        V v{};
+        if (conv_inside(C, hi, wi)) v = *vector_at<V>(x, conv_input_offset(C, n, hi, wi, c) * 4);
+        unpack(v, &a[j]);
+      }
+#pragma unroll
+      for (int j = 0; j < kb; j += vec)  // "B global load": weights row co
+        unpack(*vector_at<V>(wt, (co * C.gemm_k() + k0 + j) * 4), &b[j]);
+#pragma unroll
+      for (int i = 0; i < kb; ++i) acc += a[i] * b[i];
+    }
+  }
+  out[o] = acc;  // "out store"
+}
+
+// The scalar transpose of an N x N fp32 matrix, one 32 x 32 tile per workgroup of 256 threads.
+template <int N>
+__device__ __forceinline__ void transpose_body(const float* in, float* out) {
+  float* lds = reinterpret_cast<float*>(dynamic_lds());
+  const int t = static_cast<int>(threadIdx.x), b = static_cast<int>(blockIdx.x);
+#pragma unroll
+  for (int i = 0; i < transpose_steps; ++i) lds[transpose_lds_store(t, i)] = in[transpose_load_offset(N, b, t, i)];
+  __syncthreads();
+#pragma unroll
+  for (int i = 0; i < transpose_steps; ++i) out[transpose_store_offset(N, b, t, i)] = lds[transpose_lds_load(t, i)];
+}
+
+}  // namespace tilesim::gpu::reference
