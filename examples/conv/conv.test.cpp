@@ -1,15 +1,19 @@
 // Laws of the conv example (conv_program.hpp, conv_variants.hpp): the window and im2col descriptors address the
 // input pixel (n, ho*sh + r*dh - ph, wo*sw + s*dw - pw, c) for every index and are valid exactly inside the
 // image; every mode of every case equals Eigen; the three modes agree bit for bit; each case's global sectors
-// and LDS wavefronts, priced on its arch, are pinned (several derived by hand below); broken rules name values.
+// and LDS wavefronts, priced on its arch, are pinned (several derived by hand below); broken rules name values;
+// the compiled form (constant<conv_shape>) of every case records the run-time form's accesses and output.
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <iterator>
+#include <limits>
 #include <string>
 #include <vector>
 
 #include "examples/conv/conv_variants.hpp"
 #include "sim/arch/arch.hpp"
+#include "sim/engine/engine.hpp"
 #include "sim/models/global_coalescing.hpp"
 #include "sim/report/program_report.hpp"
 
@@ -141,6 +145,52 @@ std::string rule_message(const conv_params& p, int grid, int block, const std::s
   }
   return "";
 }
+
+// Runs `body` on case c's launch over conv_inputs operands, laid out as run_conv does (in, w, out = NaN).
+template <class Body>
+sim::run_result run_conv_body(const conv_case& c, Body&& body) {
+  const conv_operands ops = conv_inputs(c.params);
+  sim::global_memory mem;
+  mem.add<float>("in", ops.input);
+  mem.add<float>("w", ops.weights);
+  mem.add<float>("out", conv_output_count(c.params), std::numeric_limits<float>::quiet_NaN());
+  return sim::run(launch_on(c.arch, c.grid, c.block), std::move(mem), std::forward<Body>(body));
+}
+
+// Every wave instruction of two runs, lane by lane: same label, space, kind, width and addresses, in order.
+void check_same_accesses(const sim::run_result& a, const sim::run_result& b) {
+  REQUIRE(a.workgroups.size() == b.workgroups.size());
+  for (std::size_t g = 0; g < a.workgroups.size(); ++g) {
+    REQUIRE(a.workgroups[g].waves.size() == b.workgroups[g].waves.size());
+    for (std::size_t w = 0; w < a.workgroups[g].waves.size(); ++w) {
+      const auto& x = a.workgroups[g].waves[w].instructions;
+      const auto& y = b.workgroups[g].waves[w].instructions;
+      REQUIRE(x.size() == y.size());
+      for (std::size_t i = 0; i < x.size(); ++i) {
+        CAPTURE(g);
+        CAPTURE(w);
+        CAPTURE(i);
+        CHECK(x[i].access.label == y[i].access.label);
+        CHECK(x[i].access.space == y[i].access.space);
+        CHECK(x[i].access.kind == y[i].access.kind);
+        CHECK(x[i].access.width == y[i].access.width);
+        CHECK(x[i].access.address == y[i].access.address);
+      }
+    }
+  }
+}
+
+// The geometry of the worked examples, at compile time: 6x6 on sm90, and the NHWC im2col split on both waves.
+constexpr conv_geometry six_geometry = make_conv_geometry(conv_example_shapes[0]);
+static_assert(six_geometry.ho == 4 && six_geometry.wo == 4 && six_geometry.m == 16 && six_geometry.k == 9);
+static_assert(six_geometry.lanes == 16 && six_geometry.warps == 1 && six_geometry.rows_per_warp == 16);
+constexpr conv_geometry nhwc_geometry = make_conv_geometry(conv_example_shapes[10]);
+static_assert(nhwc_geometry.m == 72 && nhwc_geometry.k == 36 && nhwc_geometry.k_per_block == 12);
+static_assert(nhwc_geometry.warps == 6 && nhwc_geometry.rows_per_warp == 4 && nhwc_geometry.rows_per_block == 24);
+static_assert(make_conv_geometry(conv_example_shapes[11]).warps == 3);
+// A constant shape's thread buffers are exact: KPerBlock floats, not conv_max_k_per_block.
+static_assert(decltype(make_distributed_tensor<float, conv_max_k_per_block>(
+                  constant<make_conv_a_encoding(conv_example_shapes[10].params, nhwc_geometry)>{}))::capacity == 12);
 
 }  // namespace
 
@@ -349,7 +399,9 @@ TEST_CASE("conv: a launch or params that do not split exactly stop the run with 
   CHECK_THROWS_WITH_AS(run_conv(launch_on("sm90", 1, 16), p, conv_inputs(p).input, conv_inputs(p).weights),
                        "tilesim: conv output height: every length must be >= 1 (Ho = 0, H = 6, R = 9, dilation h = 1)",
                        spec_error);
-  CHECK_THROWS_AS(make_conv_shape(six, 32, 1, 32), spec_error);
+  CHECK_THROWS_AS(make_conv_geometry(six, 32, 1, 32), spec_error);
+  CHECK(conv_shape{six, 32, 32, 1}.check().what == rule::launch_split_not_exact);  // what a constant shape static_asserts
+  CHECK(conv_shape{six, 16, 32, 1}.check().what == rule::none);
   CHECK(check_conv(six, 16, 1, 32).what == rule::none);
   CHECK(check_conv(six, 16, 1, 32 * 1024).what == rule::none);
   CHECK_THROWS_WITH_AS(run_conv(launch_on("sm90", 1, 16), six, std::vector<float>(35), conv_inputs(six).weights),
@@ -389,4 +441,41 @@ TEST_CASE("conv: the catalogue rows: example conv, 12 variants = 3 modes x 2 pro
   const outcome o = rows[4].run();
   CHECK(o.passed);
   for (const conv_case& c : conv_cases()) CHECK(static_cast<index_t>(c.grid) * c.block == conv_output_count(c.params));
+}
+
+TEST_CASE("conv: the compiled form (constant<conv_shape>) of every case records the run-time form's accesses and output") {
+  const std::vector<conv_case> cases = conv_cases();
+  REQUIRE(cases.size() == std::size(conv_example_shapes));
+  static_for<static_cast<index_t>(std::size(conv_example_shapes))>([&](auto i) {
+    using shape = constant<conv_example_shapes[decltype(i)::value]>;
+    const conv_shape s = value_of(shape{});
+    const conv_case& c = cases[static_cast<std::size_t>(i)];
+    CAPTURE(c.name);
+    CAPTURE(c.arch);
+    CHECK(s.params == c.params);
+    CHECK(s.threads == c.block);
+    CHECK(s.grid == c.grid);
+    CHECK(s.warp_size == launch_on(c.arch, c.grid, c.block).wave_size);
+    const conv_params p = c.params;
+    const sim::run_result runtime = run_conv_body(c, [&p](sim::thread_context& ctx) { conv(ctx, p); });
+    const sim::run_result compiled = run_conv_body(c, [](sim::thread_context& ctx) { conv(ctx, shape{}); });
+    CHECK(runtime.clean());
+    CHECK(compiled.clean());
+    check_same_accesses(compiled, runtime);
+    const std::vector<float> out = compiled.memory.get<float>(2);
+    CHECK(out == runtime.memory.get<float>(2));  // NaN never compares equal: every element was written
+    const conv_operands ops = conv_inputs(c.params);
+    CHECK(check_conv_result(c.params, ops.input, ops.weights, out).passed);
+  });
+}
+
+TEST_CASE("conv: a compiled shape run on another launch stops with the compiled launch shape rule") {
+  const conv_case gfx = conv_cases()[1];  // naive 6x6 on gfx942 (wave 64); the shape below is compiled for wave 32
+  std::string message;
+  try {
+    (void)run_conv_body(gfx, [](sim::thread_context& ctx) { conv(ctx, constant<conv_example_shapes[0]>{}); });
+  } catch (const sim::run_error& e) {
+    message = e.what();
+  }
+  CHECK(message.find("compiled launch shape") != std::string::npos);
 }

@@ -9,9 +9,9 @@
 // The weights are KRSC (CK's KYXC: COut rows of K contiguous floats), i.e. B is stored transposed, COut x K,
 // K-major like gemm_tile's B; the output NHWK is C row-major, so output element o = m*COut + co sits at offset o.
 //
-// ONE PROGRAM, THREE MODES (conv_mode, a run-time value: the GPU compiles one kernel). Thread t of workgroup b
-// computes output element o = b*block + t (grid*block must equal N*Ho*Wo*COut), m = o / COut, co = o % COut,
-// sums over k in the same order (r, then s, then c) from 0.0f in every mode, and stores it ("out store"):
+// ONE PROGRAM, THREE MODES (conv_params::mode). Thread t of workgroup b computes output element o = b*block + t
+// (grid*block must equal N*Ho*Wo*COut), m = o / COut, co = o % COut, sums over k in the same order (r, then s,
+// then c) from 0.0f in every mode, and stores it ("out store"):
 //   naive    plain offsets: in[((n*H + hi)*W + wi)*CIn + c], w[((co*R + r)*S + s)*CIn + c], one float each
 //            ("x load", "w load"); a pixel outside the image is an invalid load (reads 0).
 //   sliding  the input through make_conv_window_descriptor, top (n, ho, wo, r, s, c): pad (H, W), then
@@ -33,6 +33,17 @@
 //            (a broadcast), each B row by every warp. A vector of A is `vector` channels of one pixel, valid
 //            or padded as a whole, because vector | CIn.
 //
+// TWO FORMS OF ONE SOURCE (spec/constant.hpp). conv(ctx, shape) takes the launch, conv_shape = {params, threads,
+// warp size, grid}, either as a value (the simulator on any numbers; conv(ctx, params) makes it from ctx) or as
+// constant<conv_shape{...}> (a GPU kernel per shape, and the simulator running that same instantiation). With a
+// constant the mode is an `if constexpr` (a kernel holds only its mode); the geometry, the descriptors
+// (fixed_descriptor), the encodings and so the windows (static_tile_window) and thread buffers
+// (static_distributed_tensor, exact size) are constants; every loop over r, s, c, K steps and registers is a
+// for_range, unrolled with constant indices; and the run checks once that ctx runs the compiled launch. The
+// value form runs the same statements with run-time loops and a run-time switch over the mode. What a launch
+// derives from its shape (output size, GEMM sizes, the im2col split) is conv_geometry; conv_shapes.hpp holds the
+// example's launches as constants.
+//
 // WORKED EXAMPLE (the 6x6 single-channel image, 3x3 filter, stride 1, no padding: 4x4 output, M = 16, K = 9).
 // Input offsets are h*6 + w. The window descriptor has lengths (1, 4, 4, 3, 3, 1) and offset
 // 6*ho + wo + 6*r + s: (0, 1, 1, 2, 2, 0) -> 21. The im2col descriptor is 16 x 9; row 0 (output (0, 0)) holds
@@ -40,23 +51,33 @@
 // (k = 4), 1 (k = 3), 4 (k = 1) and 5 (k = 0): embed is many-to-one. With 16 threads, thread 5 computes
 // out(1, 1) = Σ_k A[5][k] * w[k]; in naive mode it reads in[7], w[0], in[8], w[1], ..., in[21], w[8].
 // NHWC (N = 2, 8x8, CIn = 4, COut = 8): M = 72, K = 36; A[37][5] is (n, ho, wo) = (1, 0, 1), (r, s, c) =
-// (0, 1, 1): input (1, 0, 2, 1), offset ((1*8 + 0)*8 + 2)*4 + 1 = 265.
+// (0, 1, 1): input (1, 0, 2, 1), offset ((1*8 + 0)*8 + 2)*4 + 1 = 265. Its im2col launch (grid 3 x 192, wave 32)
+// compiled, conv(ctx, constant<conv_shape{p, 192, 32, 3}>{}): KPerBlock = 12, 6 warps of 4 GEMM rows; each
+// thread runs 3 K steps of 3 "A global load" + 3 "B global load" (16 bytes each) into two 12-float buffers,
+// 12 FMAs per step, then one "out store": the kernel keeps nothing in local memory (36 registers on sm90).
 //
 // INVARIANTS (conv.test.cpp): the window and im2col descriptors map every (m, k) to the offset of input
 // (n, ho*sh + r*dh - ph, wo*sw + s*dw - pw, c) and are valid exactly where that pixel is inside the image; the
 // three modes give bit-identical outputs (same products, same order); each equals an Eigen product within
-// K * 2^-23 * Σ|a*b|; a parameter set that does not split exactly throws spec_error naming the values; the
-// program touches nothing but the context and spec/ (no heap, no exception of its own: it is a kernel body).
+// K * 2^-23 * Σ|a*b|; both forms of a shape record the same accesses (label, width, addresses, in order) and
+// outputs; a parameter set that does not split exactly throws spec_error naming the values (a constant one
+// does not compile); the program touches nothing but the context and spec/ (no heap, no exception of its
+// own: it is a kernel body).
 #pragma once
 
+#include <concepts>
+#include <type_traits>
+#include <utility>
+
 #include "sim/engine/program.hpp"
+#include "spec/constant.hpp"
 #include "spec/descriptor.hpp"
 #include "spec/distribution/distributed_tensor.hpp"
 #include "spec/transforms/embed.hpp"
 #include "spec/transforms/merge.hpp"
 #include "spec/transforms/pad.hpp"
 #include "spec/transforms/pass_through.hpp"
-#include "spec/window/tile_window.hpp"
+#include "spec/window/static_tile_window.hpp"
 
 namespace tilesim::examples {
 
@@ -75,9 +96,12 @@ struct conv_params {
   int input = 0;                          // global slot of the input (N*H*W*CIn floats)
   int weights = 1;                        // global slot of the weights (COut*R*S*CIn floats)
   int output = 2;                         // global slot of the output (N*Ho*Wo*COut floats)
+  bool operator==(const conv_params&) const = default;
 };
 
-// Register capacity per thread for one K step of the im2col mode (A and B rows of KPerBlock floats each).
+
+// Register capacity per thread for one K step of the im2col mode (A and B rows of KPerBlock floats each): the
+// bound of the run-time form's thread buffers; a constant shape's are exactly KPerBlock (checked against it).
 inline constexpr index_t conv_max_k_per_block = 64;
 
 // Output length of one spatial dim: conv_out_length(6, 0, 3, 1, 1) == 4; 0 when the filter does not fit.
@@ -88,7 +112,7 @@ TILESIM_HOST_DEVICE constexpr index_t conv_out_length(index_t in, index_t pad, i
 }
 
 // Everything a launch derives from the params: output size, GEMM sizes, the im2col split.
-struct conv_shape {
+struct conv_geometry {
   index_t ho = 0, wo = 0;          // output height and width
   index_t m = 0, k = 0;            // GEMM: M = N*Ho*Wo, K = R*S*CIn
   index_t outputs = 0;             // M * COut: one per thread of the grid
@@ -153,12 +177,31 @@ TILESIM_HOST_DEVICE constexpr violation check_conv(const conv_params& p, index_t
   return {};
 }
 
-// The shape of a launch; throws spec_error (traps on a GPU) when check_conv fails.
+// The structure of one conv launch: the params and the workgroup's shape, in either form (see TWO FORMS).
+// The 6x6 example: conv_shape{{}, 16, 32, 1}; compiled: conv(ctx, constant<conv_shape{{}, 16, 32, 1}>{}).
+struct conv_shape {
+  conv_params params{};
+  index_t threads = 16, warp_size = 32, grid = 1;
+  // check_conv of this launch: the first rule it breaks, naming the values.
+  TILESIM_HOST_DEVICE constexpr violation check() const { return check_conv(params, threads, grid, warp_size); }
+};
+
+// True for a valid compile-time shape; each broken rule is a static_assert with the rule's text.
+template <conv_shape S>
+inline constexpr bool conv_shape_valid = static_require<S>();
+
+// The launch of p on ctx: conv_shape_of(ctx, p) == {p, ctx.block_size(), ctx.warp_size(), ctx.grid_size()}.
+template <class Ctx>
+TILESIM_HOST_DEVICE conv_shape conv_shape_of(Ctx& ctx, const conv_params& p) {
+  return {p, ctx.block_size(), ctx.warp_size(), ctx.grid_size()};
+}
+
+// The geometry of a launch; throws spec_error (traps on a GPU; a compile error for a constant) when check_conv fails.
 // 6x6, 3x3, 16 threads, grid 1, warp 32: ho = wo = 4, m = 16, k = 9, lanes 16, 1 warp of 16 rows.
-TILESIM_HOST_DEVICE constexpr conv_shape make_conv_shape(const conv_params& p, index_t block, index_t grid,
-                                                         index_t warp_size) {
+TILESIM_HOST_DEVICE constexpr conv_geometry make_conv_geometry(const conv_params& p, index_t block, index_t grid,
+                                                               index_t warp_size) {
   require(check_conv(p, block, grid, warp_size));
-  conv_shape g;
+  conv_geometry g;
   g.ho = conv_out_length(p.h, p.pad_h, p.r, p.stride_h, p.dilation_h);
   g.wo = conv_out_length(p.w, p.pad_w, p.s, p.stride_w, p.dilation_w);
   g.m = p.n * g.ho * g.wo;
@@ -170,6 +213,10 @@ TILESIM_HOST_DEVICE constexpr conv_shape make_conv_shape(const conv_params& p, i
   g.rows_per_warp = g.lanes / p.c_out;
   g.rows_per_block = block / p.c_out;
   return g;
+}
+// The same for a launch: make_conv_geometry(conv_shape{}) is the 6x6 one above.
+TILESIM_HOST_DEVICE constexpr conv_geometry make_conv_geometry(const conv_shape& s) {
+  return make_conv_geometry(s.params, s.threads, s.grid, s.warp_size);
 }
 
 // The NHWC input, top (n, h, w, c): offset ((n*H + h)*W + w)*CIn + c; the c dim guarantees `vector`-float vectors.
@@ -207,105 +254,191 @@ TILESIM_HOST_DEVICE constexpr auto make_conv_weight_descriptor(const conv_params
   return make_naive_descriptor<2>({p.c_out, k}, {k, 1}, p.vector, 1);
 }
 
-// naive: direct loops over the filter window, plain offsets.
-template <class Ctx, class In, class Wt>
-TILESIM_HOST_DEVICE float conv_naive(Ctx& ctx, const conv_params& p, const conv_shape& g, const In& x, const Wt& wt,
-                                     index_t m, index_t co) {
+// The filter as KRSC, top (co, r, s, c): offset ((co*R + r)*S + s)*CIn + c (the sliding mode's weight reads).
+TILESIM_HOST_DEVICE constexpr auto make_conv_filter_descriptor(const conv_params& p) {
+  return make_naive_descriptor<4>({p.c_out, p.r, p.s, p.c_in}, {p.r * p.s * p.c_in, p.s * p.c_in, p.c_in, 1});
+}
+
+// im2col's A encoding (X0 = the workgroup's MB GEMM rows, X1 = KPerBlock): R = <COut>, H = <warps, rows per
+// warp>, <KPerBlock>; warp -> H0[0], lane -> merge(H0[1], R0), Y = (H1[0]). 6x6: lane l holds row l, K 0..2.
+TILESIM_HOST_DEVICE constexpr tile_distribution_encoding make_conv_a_encoding(const conv_params& p,
+                                                                              const conv_geometry& g) {
+  return make_encoding({p.c_out}, {{g.warps, g.rows_per_warp}, {g.k_per_block}}, {{{1, 0}}, {{1, 1}, {0, 0}}},
+                       {{2, 0}});
+}
+
+// im2col's B encoding (X0 = COut rows of the transposed weights, X1 = KPerBlock): R = <warps, rows per warp>,
+// H = <COut>, <KPerBlock>; warp -> R0, lane -> merge(R1, H0[0]), Y = (H1[0]): lane l holds weight row l % COut.
+TILESIM_HOST_DEVICE constexpr tile_distribution_encoding make_conv_b_encoding(const conv_params& p,
+                                                                              const conv_geometry& g) {
+  return make_encoding({g.warps, g.rows_per_warp}, {{p.c_out}, {g.k_per_block}}, {{{0, 0}}, {{0, 1}, {1, 0}}},
+                       {{2, 0}});
+}
+
+// A shape in either form: conv_shape, or constant<V> with V a conv_shape.
+template <class Shape>
+concept conv_shape_form =
+    std::same_as<std::remove_cvref_t<decltype(value_of(std::declval<const Shape&>()))>, conv_shape>;
+
+// Trip counts in the shape's form (constant<index_t> for a constant shape, so for_range unrolls): filter rows R,
+// filter columns S, input channels CIn, im2col K steps K / KPerBlock and KPerBlock.
+template <class Shape>
+TILESIM_HOST_DEVICE constexpr auto conv_filter_rows(const Shape& s) {
+  return derive(s, [](const conv_shape& c) { return c.params.r; });
+}
+template <class Shape>
+TILESIM_HOST_DEVICE constexpr auto conv_filter_cols(const Shape& s) {
+  return derive(s, [](const conv_shape& c) { return c.params.s; });
+}
+template <class Shape>
+TILESIM_HOST_DEVICE constexpr auto conv_channels(const Shape& s) {
+  return derive(s, [](const conv_shape& c) { return c.params.c_in; });
+}
+template <class Shape>
+TILESIM_HOST_DEVICE constexpr auto conv_k_steps(const Shape& s) {
+  return derive(s, [](const conv_shape& c) {
+    const conv_geometry g = make_conv_geometry(c);
+    return g.k / g.k_per_block;
+  });
+}
+template <class Shape>
+TILESIM_HOST_DEVICE constexpr auto conv_k_per_block(const Shape& s) {
+  return derive(s, [](const conv_shape& c) { return make_conv_geometry(c).k_per_block; });
+}
+
+// naive: direct loops over the filter window, plain offsets; output pixel m, channel co.
+template <class Ctx, class Shape, class In, class Wt>
+TILESIM_HOST_DEVICE TILESIM_INLINE inline float conv_naive(Ctx& ctx, const Shape& shape, const conv_geometry& g,
+                                                           const In& x, const Wt& wt, index_t m, index_t co) {
+  const conv_shape& l = value_of(shape);
+  const conv_params& p = l.params;
   const index_t wo = m % g.wo, ho = m / g.wo % g.ho, n = m / (g.wo * g.ho);
   float acc = 0.0f;
-  for (index_t r = 0; r < p.r; ++r)
-    for (index_t s = 0; s < p.s; ++s) {
+  for_range(conv_filter_rows(shape), [&](auto r) TILESIM_INLINE {
+    for_range(conv_filter_cols(shape), [&](auto s) TILESIM_INLINE {
       const index_t hi = ho * p.stride_h + r * p.dilation_h - p.pad_h;
       const index_t wi = wo * p.stride_w + s * p.dilation_w - p.pad_w;
       const bool inside = hi >= 0 && hi < p.h && wi >= 0 && wi < p.w;
-      for (index_t c = 0; c < p.c_in; ++c) {
+      for_range(conv_channels(shape), [&](auto c) TILESIM_INLINE {
         float v = 0.0f;
         ctx.label("x load");
-        x.load(((n * p.h + hi) * p.w + wi) * p.c_in + c, 1, &v, inside);
+        load_vector<1>(x, ((n * p.h + hi) * p.w + wi) * p.c_in + c, &v, inside);
         ctx.label("w load");
         const float f = load_element(wt, ((co * p.r + r) * p.s + s) * p.c_in + c);
         acc += v * f;
-      }
-    }
+      });
+    });
+  });
   return acc;
 }
 
-// sliding: one coordinate of the window descriptor, moved through (r, s, c).
-template <class Ctx, class In, class Wt>
-TILESIM_HOST_DEVICE float conv_sliding(Ctx& ctx, const conv_params& p, const conv_shape& g, const In& x, const Wt& wt,
-                                       index_t m, index_t co) {
-  const auto windows = make_conv_window_descriptor(p);
-  const auto filter = make_naive_descriptor<4>({p.c_out, p.r, p.s, p.c_in}, {p.r * p.s * p.c_in, p.s * p.c_in, p.c_in, 1});
+// sliding: one coordinate of the window descriptor, made at (n, ho, wo, 0, 0, 0) and moved through (r, s, c).
+template <class Ctx, class Shape, class In, class Wt>
+TILESIM_HOST_DEVICE TILESIM_INLINE inline float conv_sliding(Ctx& ctx, const Shape& shape, const conv_geometry& g,
+                                                             const In& x, const Wt& wt, index_t m, index_t co) {
+  const auto windows =
+      as_descriptor(derive(shape, [](const conv_shape& c) { return make_conv_window_descriptor(c.params); }));
+  const auto filter =
+      as_descriptor(derive(shape, [](const conv_shape& c) { return make_conv_filter_descriptor(c.params); }));
   const index_t wo = m % g.wo, ho = m / g.wo % g.ho, n = m / (g.wo * g.ho);
-  multi_index<6> at{n, ho, wo, 0, 0, 0};
-  auto coord = windows.make_coordinate(at);
+  auto coord = windows.make_coordinate({n, ho, wo, 0, 0, 0});
+  multi_index<3> at{};  // the coordinate's (r, s, c); its (n, ho, wo) never moves
   float acc = 0.0f;
-  for (index_t r = 0; r < p.r; ++r)
-    for (index_t s = 0; s < p.s; ++s)
-      for (index_t c = 0; c < p.c_in; ++c) {
-        const multi_index<6> next{n, ho, wo, r, s, c};
-        windows.move(coord, next - at);
-        at = next;
+  for_range(conv_filter_rows(shape), [&](auto r) TILESIM_INLINE {
+    for_range(conv_filter_cols(shape), [&](auto s) TILESIM_INLINE {
+      for_range(conv_channels(shape), [&](auto c) TILESIM_INLINE {
+        windows.move(coord, {0, 0, 0, r - at[0], s - at[1], c - at[2]});
+        at = {r, s, c};
         float v = 0.0f;
         ctx.label("window load");
-        x.load(coord.offset(), 1, &v, windows.is_valid(coord));
+        load_vector<1>(x, coord.offset(), &v, windows.is_valid(coord));
         ctx.label("w load");
         const float f = load_element(wt, filter.calculate_offset({co, r, s, c}));
         acc += v * f;
-      }
+      });
+    });
+  });
   return acc;
 }
 
 // im2col: A rows and B rows through tile windows, K step by K step (see the essay for the encodings).
-template <class Ctx, class In, class Wt>
-TILESIM_HOST_DEVICE float conv_im2col(Ctx& ctx, const conv_params& p, const conv_shape& g, const In& x, const Wt& wt) {
+template <class Ctx, class Shape, class In, class Wt>
+TILESIM_HOST_DEVICE TILESIM_INLINE inline float conv_im2col(Ctx& ctx, const Shape& shape, const conv_geometry& g,
+                                                            const In& x, const Wt& wt) {
+  const conv_shape& l = value_of(shape);
+  const conv_params& p = l.params;
+  const auto a_enc =
+      derive(shape, [](const conv_shape& c) { return make_conv_a_encoding(c.params, make_conv_geometry(c)); });
+  const auto b_enc =
+      derive(shape, [](const conv_shape& c) { return make_conv_b_encoding(c.params, make_conv_geometry(c)); });
+  const auto a_desc = derive(shape, [](const conv_shape& c) { return make_conv_im2col_descriptor(c.params); });
+  const auto b_desc = derive(shape, [](const conv_shape& c) { return make_conv_weight_descriptor(c.params); });
   const index_t kb = g.k_per_block, mb = g.rows_per_block;
-  const tile_distribution_encoding a_enc =
-      make_encoding({p.c_out}, {{g.warps, g.rows_per_warp}, {kb}}, {{{1, 0}}, {{1, 1}, {0, 0}}}, {{2, 0}});
-  const tile_distribution_encoding b_enc =
-      make_encoding({g.warps, g.rows_per_warp}, {{p.c_out}, {kb}}, {{{0, 0}}, {{0, 1}, {1, 0}}}, {{2, 0}});
   const index_t warp = ctx.warp(), lane = ctx.lane();  // block < warp size: warp 0, lane = thread
-  const auto a_view = make_tensor_view(make_conv_im2col_descriptor(p), x, address_space::global);
-  const auto b_view = make_tensor_view(make_conv_weight_descriptor(p), wt, address_space::global);
+  const auto a_view = make_tensor_view(a_desc, x, address_space::global);
+  const auto b_view = make_tensor_view(b_desc, wt, address_space::global);
   auto a_win = make_tile_window(a_view, {mb, kb}, {ctx.block_id() * mb, 0}, a_enc, partition_index(a_enc, warp, lane));
   auto b_win = make_tile_window(b_view, {p.c_out, kb}, {0, 0}, b_enc, partition_index(b_enc, warp, lane));
   auto a = make_distributed_tensor<float, conv_max_k_per_block>(a_enc);
   auto b = make_distributed_tensor<float, conv_max_k_per_block>(b_enc);
   float acc = 0.0f;
-  for (index_t k0 = 0; k0 < g.k; k0 += kb) {
+  for_range(conv_k_steps(shape), [&](auto) TILESIM_INLINE {
     ctx.label("A global load");
     a_win.load(a);
     ctx.label("B global load");
     b_win.load(b);
-    for (index_t i = 0; i < kb; ++i) acc += a[i] * b[i];  // one Y (k - k0): register i is k0 + i in both
+    // One Y (k - k0): register i is k0 + i in both.
+    for_range(conv_k_per_block(shape), [&](auto i) TILESIM_INLINE { acc += a[i] * b[i]; });
     a_win.move({0, kb});
     b_win.move({0, kb});
-  }
+  });
   return acc;
 }
 
-// The program: thread t of workgroup b computes output element b*block + t in p.mode (see the essay).
-template <class Ctx>
-TILESIM_HOST_DEVICE void conv(Ctx& ctx, const conv_params& p) {
-  const conv_shape g = make_conv_shape(p, ctx.block_size(), ctx.grid_size(), ctx.warp_size());
-  const index_t o = ctx.block_id() * ctx.block_size() + ctx.thread_id();
+// The program: thread t of workgroup b computes output element b*block + t in the shape's mode (see the essay),
+// for a launch in either form: conv(ctx, conv_shape{...}) or conv(ctx, constant<conv_shape{...}>{}).
+template <class Ctx, conv_shape_form Shape>
+TILESIM_HOST_DEVICE void conv(Ctx& ctx, const Shape& shape) {
+  const conv_shape& l = value_of(shape);
+  const conv_params& p = l.params;
+  require_launch_shape(ctx, l.threads, l.warp_size, l.grid);
+  const auto geometry = derive(shape, [](const conv_shape& c) { return make_conv_geometry(c); });
+  const conv_geometry& g = value_of(geometry);
+  const index_t o = ctx.block_id() * l.threads + ctx.thread_id();
   const index_t m = o / p.c_out, co = o % p.c_out;
   const auto x = global_buffer<float>(ctx, p.input);
   const auto wt = global_buffer<float>(ctx, p.weights);
   float acc = 0.0f;
-  switch (p.mode) {
-    case conv_mode::naive:
-      acc = conv_naive(ctx, p, g, x, wt, m, co);
-      break;
-    case conv_mode::sliding:
-      acc = conv_sliding(ctx, p, g, x, wt, m, co);
-      break;
-    case conv_mode::im2col:
-      acc = conv_im2col(ctx, p, g, x, wt);
-      break;
+  if constexpr (is_constant_v<Shape>) {
+    static_assert(conv_shape_valid<value_of(Shape{})>);
+    constexpr conv_mode mode = value_of(Shape{}).params.mode;
+    if constexpr (mode == conv_mode::naive)
+      acc = conv_naive(ctx, shape, g, x, wt, m, co);
+    else if constexpr (mode == conv_mode::sliding)
+      acc = conv_sliding(ctx, shape, g, x, wt, m, co);
+    else
+      acc = conv_im2col(ctx, shape, g, x, wt);
+  } else {
+    switch (p.mode) {
+      case conv_mode::naive:
+        acc = conv_naive(ctx, shape, g, x, wt, m, co);
+        break;
+      case conv_mode::sliding:
+        acc = conv_sliding(ctx, shape, g, x, wt, m, co);
+        break;
+      case conv_mode::im2col:
+        acc = conv_im2col(ctx, shape, g, x, wt);
+        break;
+    }
   }
   ctx.label("out store");
   store_element(global_buffer<float>(ctx, p.output), o, acc);
+}
+
+// The run-time form from the parameters alone: conv(ctx, conv_params{}) on the launch ctx runs.
+template <class Ctx>
+TILESIM_HOST_DEVICE void conv(Ctx& ctx, const conv_params& p) {
+  conv(ctx, conv_shape_of(ctx, p));
 }
 
 }  // namespace tilesim::examples

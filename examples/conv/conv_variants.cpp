@@ -55,25 +55,21 @@ index_t conv_weight_count(const conv_params& p) { return p.c_out * p.r * p.s * p
 index_t conv_output_count(const conv_params& p) { return p.n * out_h(p) * out_w(p) * p.c_out; }
 
 std::vector<conv_case> conv_cases() {
-  conv_params six;  // the defaults: 1 x 6 x 6 x 1, 3x3, COut 1
-  conv_params nhwc;
-  nhwc.n = 2;
-  nhwc.h = nhwc.w = 8;
-  nhwc.c_in = 4;
-  nhwc.c_out = 8;
-  nhwc.vector = 4;
   const struct {
     const char* name;
-    conv_params params;
-    int grid, block;
-  } problems[] = {{"6x6 3x3", six, 1, 16}, {"NHWC 2x8x8x4 3x3 -> 8", nhwc, 3, 192}};
+    conv_problem problem;
+  } problems[] = {{"6x6 3x3", conv_problem::six_by_six}, {"NHWC 2x8x8x4 3x3 -> 8", conv_problem::nhwc}};
+  const struct {
+    const char* name;
+    index_t wave;
+  } archs[] = {{"sm90", 32}, {"gfx942", 64}};
   std::vector<conv_case> cases;
   for (const auto& problem : problems)
     for (conv_mode mode : {conv_mode::naive, conv_mode::sliding, conv_mode::im2col})
-      for (const char* arch : {"sm90", "gfx942"}) {
-        conv_params p = problem.params;
-        p.mode = mode;
-        cases.push_back({std::string(mode_name(mode)) + ", " + problem.name, arch, p, problem.grid, problem.block});
+      for (const auto& arch : archs) {
+        const conv_shape s = conv_example_shape(problem.problem, mode, arch.wave);
+        cases.push_back({std::string(mode_name(mode)) + ", " + problem.name, arch.name, s.params,
+                         static_cast<int>(s.grid), static_cast<int>(s.threads)});
       }
   return cases;
 }

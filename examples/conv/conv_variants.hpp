@@ -1,7 +1,7 @@
 // tilesim/examples/conv/conv_variants.hpp: the conv example's host side: cases, operands, runner, Eigen check.
 //
 // DEFINITION. conv_cases() is the example's table (the GPU cross-check reuses it): every conv_mode on two
-// problems, each on sm90 and gfx942:
+// problems, each on sm90 and gfx942 (the launches of conv_shapes.hpp's conv_example_shapes, in that order):
 //   "6x6 3x3"            the single-channel 6x6 image, 3x3 filter, 4x4 output: grid 1 x 16 threads (vector 1)
 //   "NHWC 2x8x8x4 3x3 -> 8"  N = 2, 8x8, CIn = 4, COut = 8, 3x3, 2x6x6x8 output: grid 3 x 192 threads
 //                        (vector 4: im2col reads 16-byte A and B vectors)
@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "examples/conv/conv_program.hpp"
+#include "examples/conv/conv_shapes.hpp"
 #include "examples/example.hpp"
 
 namespace tilesim::examples {
