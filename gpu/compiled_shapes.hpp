@@ -6,7 +6,7 @@
 // of copy_fp16_shapes is the kernel copy_fp16_kernel<i>. The host finds a point's entry by equality
 // (find_shape); the cross-check's simulator side runs the very same instantiation
 // (with_compiled_shape), so what the GPU ran and what the simulator priced are one template instance.
-// The shapes are every copy, LDS sweep, GEMM, transpose and Morton point of gpu/crosscheck's catalogue, sm90 (wave 32); a CPU test
+// The shapes are every point of gpu/crosscheck's catalogue, sm90 (wave 32); a CPU test
 // (gpu/crosscheck/compiled_shapes.test.cpp) fails when a catalogue point has no entry here.
 //
 // WORKED EXAMPLE. The fp16 64x32 v8 ck_xor point (grid 64, 256 threads): find_shape(copy_fp16_shapes,
@@ -19,6 +19,7 @@
 #include <cstddef>
 
 #include "sim/programs/copy.hpp"
+#include "examples/conv/conv_shapes.hpp"
 #include "examples/morton/morton_program.hpp"
 #include "sim/programs/gemm_tile.hpp"
 #include "sim/programs/transpose.hpp"
@@ -154,9 +155,11 @@ inline constexpr gemm_shape gemm_shapes[] = {
     gemm_example_sm90(gemm_lds_layout::ck_xor),
 };
 
-// The scalar transpose (sim/programs/transpose.hpp): 256 x 256 fp32, 256 threads.
+// The scalar transpose (sim/programs/transpose.hpp): n x n fp32, n = 64, 256, 1024, 256 threads.
 inline constexpr programs::transpose_shape transpose_shapes[] = {
+    {{.n = 64}, 256, sm90_wave},
     {{.n = 256}, 256, sm90_wave},
+    {{.n = 1024}, 256, sm90_wave},
 };
 
 // examples/morton's sm90 cases: 64 x 64 fp32, T = 8, 8x4 footprints, grid 8, 256 threads.
@@ -167,6 +170,20 @@ inline constexpr examples::morton_shape morton_shapes[] = {
     {{.layout = examples::texel_layout::morton_transforms, .staging = examples::texel_staging::lds_morton}, 256, sm90_wave, 8},
 };
 
+// examples/conv's sm90 cases (examples/conv/conv_shapes.hpp): the 6x6 3x3 image and NHWC 2x8x8x4 -> 8, each
+// in every mode.
+inline constexpr examples::conv_shape conv_shapes[] = {
+    examples::conv_example_shape(examples::conv_problem::six_by_six, examples::conv_mode::naive, sm90_wave),
+    examples::conv_example_shape(examples::conv_problem::six_by_six, examples::conv_mode::sliding, sm90_wave),
+    examples::conv_example_shape(examples::conv_problem::six_by_six, examples::conv_mode::im2col, sm90_wave),
+    examples::conv_example_shape(examples::conv_problem::nhwc, examples::conv_mode::naive, sm90_wave),
+    examples::conv_example_shape(examples::conv_problem::nhwc, examples::conv_mode::sliding, sm90_wave),
+    examples::conv_example_shape(examples::conv_problem::nhwc, examples::conv_mode::im2col, sm90_wave),
+};
+
+constexpr bool operator==(const examples::conv_shape& a, const examples::conv_shape& b) {
+  return a.params == b.params && a.threads == b.threads && a.warp_size == b.warp_size && a.grid == b.grid;
+}
 constexpr bool operator==(const examples::morton_shape& a, const examples::morton_shape& b) {
   return a.params == b.params && a.threads == b.threads && a.warp_size == b.warp_size && a.grid == b.grid;
 }
@@ -211,6 +228,7 @@ constexpr int duplicate_shapes(const Shape (&table)[N]) {
 }
 static_assert(duplicate_shapes(copy_fp16_shapes) == 0 && duplicate_shapes(copy_fp32_shapes) == 0 &&
               duplicate_shapes(lds_sweep_shapes) == 0 && duplicate_shapes(gemm_shapes) == 0 &&
-              duplicate_shapes(morton_shapes) == 0, "compiled shapes: an entry appears twice");
+              duplicate_shapes(morton_shapes) == 0 && duplicate_shapes(conv_shapes) == 0 &&
+              duplicate_shapes(transpose_shapes) == 0, "compiled shapes: an entry appears twice");
 
 }  // namespace tilesim::gpu::compiled

@@ -29,8 +29,8 @@ struct device_memory {
   device_memory& operator=(const device_memory&) = delete;
 };
 
-// kernel<<<grid, block, lds>>>(params..., args): a run-time kernel takes its program's params, a compiled one
-// (gpu/compiled_shapes.hpp) none.
+// kernel<<<grid, block, lds>>>(params..., args): a compiled kernel (gpu/compiled_shapes.hpp) takes no params
+// but its run-time values (the LDS sweep's iteration count); a hand-written one (gpu/reference) its slots.
 template <class Kernel, class... Params>
 device_result launch_kernel(Kernel kernel, const device_launch& l, std::vector<byte_buffer> buffers,
                             const Params&... params) {
@@ -55,9 +55,6 @@ device_result launch_kernel(Kernel kernel, const device_launch& l, std::vector<b
     cycles = std::make_unique<device_memory>(sizeof(long long) * static_cast<std::size_t>(l.grid));
     args.block_cycles = static_cast<long long*>(cycles->pointer);
   }
-  // The run-time kernels (lds_sweep, Morton, convolution) keep their encodings and windows in local memory
-  // (tens of KB per thread); the default per-thread stack limit is sized for far less. Compiled kernels use none.
-  TILESIM_HIP_CHECK(hipDeviceSetLimit(hipLimitStackSize, 64 * 1024));
   TILESIM_HIP_CHECK(hipFuncSetAttribute(kernel, hipFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(l.lds_bytes)));
   kernel<<<l.grid, l.block, l.lds_bytes>>>(params..., args);
   TILESIM_HIP_CHECK(hipGetLastError());

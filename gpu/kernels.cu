@@ -1,13 +1,13 @@
 // tilesim/gpu/kernels.cu: the programs as kernels, and the host runner that launches them.
 //
-// Copies, LDS sweeps, GEMMs, the transpose and the Morton reads are compiled per launch shape: copy_fp16_kernel<I> runs copy_tile on
+// Every program is compiled per launch shape: copy_fp16_kernel<I> runs copy_tile on
 // constant<compiled::copy_fp16_shapes[I]> (gpu/compiled_shapes.hpp), so its encodings, descriptors and windows
-// fold to constants (0 bytes of stack; spec/window/static_tile_window.hpp). run_copy_on_device finds a point's
-// shape in the table and launches that instance; a shape with no entry is a device_error naming it. The
-// convolution is still a run-time program (one kernel each, parameters as
-// kernel arguments). Every kernel is compiled by NVVM at -O3. A launch is timed (two barriers and a clock64()
-// store per block around the program) when it passes a cycles buffer, untimed (what Nsight Compute counts)
-// when not; launch() is gpu/kernel_launch.hpp.
+// fold to constants (0 bytes of stack; spec/window/static_tile_window.hpp); likewise the LDS sweep, the GEMM,
+// the scalar transpose, the Morton reads and the convolutions. run_*_on_device finds a point's shape in its
+// table and launches that instance; a shape with no entry is a device_error naming it. Every kernel is
+// compiled by NVVM at -O3 and capped at 128 registers (TILESIM_COMPILED_KERNEL). A launch is timed (two
+// barriers and a clock64() store per block around the program) when it passes a cycles buffer, untimed
+// (what Nsight Compute counts) when not; launch_kernel() is gpu/kernel_launch.hpp.
 #include <cstdint>
 #include <cstdio>
 
@@ -52,8 +52,9 @@ TILESIM_COMPILED_KERNEL(compiled::morton_shapes[I].threads) void morton_f32_kern
   run_program(a, [&](device_context& ctx) { examples::morton_read<float>(ctx, constant<compiled::morton_shapes[I]>{}); });
 }
 
-__global__ void conv_f32_kernel(examples::conv_params p, kernel_args a) {
-  run_program(a, [&](device_context& ctx) { examples::conv(ctx, p); });
+template <int I>
+TILESIM_COMPILED_KERNEL(compiled::conv_shapes[I].threads) void conv_f32_kernel(kernel_args a) {
+  run_program(a, [&](device_context& ctx) { examples::conv(ctx, constant<compiled::conv_shapes[I]>{}); });
 }
 
 namespace {
@@ -156,7 +157,12 @@ device_result run_morton_on_device(const examples::morton_params& p, const devic
 }
 
 device_result run_conv_on_device(const examples::conv_params& p, const device_launch& l, std::vector<byte_buffer> b) {
-  return detail::launch(conv_f32_kernel, p, l, std::move(b));
+  device_result r;
+  const examples::conv_shape shape{p, l.block, compiled::sm90_wave, l.grid};
+  if (!compiled::with_compiled_shape<compiled::conv_shapes>(
+          shape, [&]<int I>() { r = detail::launch_kernel(conv_f32_kernel<I>, l, std::move(b)); }))
+    no_compiled_kernel("convolution", l);
+  return r;
 }
 
 }  // namespace tilesim::gpu

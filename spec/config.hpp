@@ -34,7 +34,9 @@
 
 // Stops the GPU thread on a violated invariant (device passes only): PTX `trap` under nvcc, the LLVM trap
 // under hipcc. The host sees the launch fail ("unspecified launch failure" / "illegal instruction").
-#if defined(__CUDA_ARCH__)
+// A build may define its own (gpu/recordings/o3-probe restores the old asm trap to show what it broke).
+#if defined(TILESIM_DEVICE_TRAP)
+#elif defined(__CUDA_ARCH__)
 #define TILESIM_DEVICE_TRAP() __trap()  // a noreturn intrinsic NVVM knows (an asm "trap;" it does not)
 #elif defined(__HIP_DEVICE_COMPILE__)  // s_trap 2 is llvm.trap on gfx9; a loop, not `unreachable`, which clang 15's AMDGPU CFG annotation rejects inside divergent loops
 #define TILESIM_DEVICE_TRAP() do { for (;;) asm volatile("s_trap 2"); } while (0)

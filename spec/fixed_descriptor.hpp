@@ -21,6 +21,7 @@ namespace tilesim {
 
 template <auto D>
 struct fixed_descriptor {
+  static_assert(static_require<D>());  // every rule of D, as a named static_assert
   using descriptor_type = decltype(D);
   using coordinate_type = typename descriptor_type::coordinate_type;
   static constexpr descriptor_type value = D;
@@ -55,7 +56,6 @@ TILESIM_HOST_DEVICE constexpr const D& as_descriptor(const D& d) {
 }
 template <auto V>
 TILESIM_HOST_DEVICE constexpr fixed_descriptor<V> as_descriptor(constant<V>) {
-  static_assert(static_require<V>());
   return {};
 }
 

@@ -211,12 +211,12 @@ std::vector<crosscheck_point> catalogue() {
   for (copy_lds_layout l : {copy_lds_layout::row_major, copy_lds_layout::padded, copy_lds_layout::ck_xor,
                             copy_lds_layout::cute_swizzle})
     v.push_back(sweep_point(l, 1024));
-  {  // the scalar program: every access one element through load_element / store_element
+  for (index_t n : {64, 256, 1024}) {  // the scalar program: every access one element through load_element / store_element
     crosscheck_point p;
     p.program = program_kind::transpose_f32;
-    p.transpose.n = 256;
+    p.transpose.n = n;
     p.grid = static_cast<int>(programs::transpose_workgroups(p.transpose));
-    p.name = "transpose fp32 256x256 scalar";
+    p.name = "transpose fp32 " + std::to_string(n) + "x" + std::to_string(n) + " scalar";
     v.push_back(p);
   }
   for (crosscheck_point& p : example_points()) v.push_back(std::move(p));
@@ -508,8 +508,10 @@ simulated simulate(const crosscheck_point& p, const point_inputs& in) {
     mem.add<float>("in", typed<float>(in.buffers[0]));
     mem.add<float>("w", typed<float>(in.buffers[1]));
     mem.add<float>("out", typed<float>(in.buffers[2]));
-    const examples::conv_params q = p.conv;
-    s.run = sim::run(l, std::move(mem), [&q](sim::thread_context& ctx) { examples::conv(ctx, q); });
+    const examples::conv_shape shape{p.conv, p.block, p.wave_size, p.grid};
+    s.run = compiled_run<compiled::conv_shapes>(shape, l, std::move(mem), [&]<auto S>(sim::thread_context& ctx) {
+      examples::conv(ctx, constant<S>{});
+    });
     s.buffers = {bytes_of(s.run.memory.get<float>(0)), bytes_of(s.run.memory.get<float>(1)),
                  bytes_of(s.run.memory.get<float>(2))};
   } else if (p.program == program_kind::transpose_f32) {

@@ -12,7 +12,8 @@
 //       simulator's totals (exact); $NCU names another ncu. --report writes everything as JSON
 //       (gpu/recordings/ keeps them). --sweep-iterations replaces the lds_sweep points' iteration count.
 //   tilesim-gpu counters-pass --seed N [--only TEXT]
-//       What the Nsight Compute run executes: each point's untimed kernel once, nothing else.
+//       What the Nsight Compute run executes: each point's untimed kernel once, nothing else; one line per
+//       launch with its output check (exit 1 if one differs). compute-sanitizer runs it too.
 //   tilesim-gpu device
 //       The GPU, driver and runtime.
 // Exit codes: 0 everything agreed; 1 a result, counter or launch disagreed (the table says which);
@@ -207,9 +208,18 @@ int counters_pass(std::vector<std::string> args) {
   const std::uint64_t s = static_cast<std::uint64_t>(cli::parse_int(*seed, "option --seed"));
   require_device();
   const auto points = selected(only, sweep_text ? cli::parse_int(*sweep_text, "option --sweep-iterations") : -1);
-  for (std::size_t i = 0; i < points.size(); ++i)
-    run_on_device(points[i], make_inputs(points[i], point_seed(s, i)), lds_bytes_of(points[i]), false);
-  return 0;
+  // One line per launch (what a compute-sanitizer log of this pass shows ran), with its output check.
+  int wrong = 0;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const point_inputs in = make_inputs(points[i], point_seed(s, i));
+    const device_result r = run_on_device(points[i], in, lds_bytes_of(points[i]), false);
+    const output_check c = check_output(points[i], in, r.buffers, nullptr);
+    wrong += c.mismatches != 0;
+    std::printf("counters-pass: %s (%s): output %s\n", points[i].name.c_str(), kernel_of(points[i].program),
+                c.mismatches ? c.first_mismatch.c_str() : "ok");
+  }
+  std::fflush(stdout);
+  return wrong ? 1 : 0;
 }
 
 int crosscheck(std::vector<std::string> args, const std::string& command_line) {

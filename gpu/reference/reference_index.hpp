@@ -308,6 +308,8 @@ struct morton_config {
   TILESIM_REFERENCE_HD constexpr int passes() const { return width / fw / waves(); }
   // One workgroup per band of fh rows.
   TILESIM_REFERENCE_HD constexpr int grid() const { return height / fh; }
+  // Band texels each thread moves out of LDS (staged): fh * W / threads, exact.
+  TILESIM_REFERENCE_HD constexpr int band_reads() const { return fh * width / threads; }
   TILESIM_REFERENCE_HD constexpr int lds_bytes() const { return staging == morton_staging::direct ? 0 : fh * width * 4; }
 };
 
@@ -372,6 +374,9 @@ TILESIM_REFERENCE_HD constexpr int conv_in_w(const conv_config& c, int wo, int s
 TILESIM_REFERENCE_HD constexpr bool conv_inside(const conv_config& c, int hi, int wi) {
   return hi >= 0 && hi < c.h && wi >= 0 && wi < c.w;
 }
+// Whether every window pixel of every output is inside the image, so that conv_inside holds for all of them:
+// exactly when there is no padding (hi = ho*sh + r*dh <= (Ho-1)*sh + (R-1)*dh <= H-1, likewise wi).
+TILESIM_REFERENCE_HD constexpr bool conv_always_inside(const conv_config& c) { return c.pad_h == 0 && c.pad_w == 0; }
 // NHWC offset of input (n, hi, wi, ch).
 TILESIM_REFERENCE_HD constexpr int conv_input_offset(const conv_config& c, int n, int hi, int wi, int ch) {
   return ((n * c.h + hi) * c.w + wi) * c.c_in + ch;

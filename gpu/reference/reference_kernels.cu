@@ -16,6 +16,7 @@
 // INVARIANTS: each kernel compiles with 0 bytes of stack and no spill (`-Xptxas -v`, sm_90; 49 kernels, about
 // 6 s); only this file and reference_kernels.cuh see the vendor runtime; the kernel bodies include nothing from
 // spec/ or sim/ (kernel_launch.hpp, here for the host path, does).
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <iterator>
@@ -30,88 +31,84 @@ namespace tilesim::gpu {
 
 namespace reference {
 
-// The global slots of a launch, in the kernel's order: (in, out), (a, b, c) or (in, weights, out).
-struct reference_slots {
-  int slot[3] = {0, 1, 2};
-};
-
 // Kernel I of a program runs its body with entry I of the program's list as the template argument (nvcc's
-// host stubs cannot spell a class-type template argument of a __global__ template; the bodies take it).
+// host stubs cannot spell a class-type template argument of a __global__ template; the bodies take it). Its
+// operands are kernel_args::pointer[0], [1] (and [2]) in the kernel's order, (in, out), (a, b, c) or (in,
+// weights, out): compile-time slots, each pointer a constant-bank operand, as a hand-written kernel's
+// parameters are (launch_reference puts the point's slots there). A run-time slot would make every pointer a
+// computed constant-bank load (LDC) on the path to the first access, which the tilesim kernels, whose slots
+// are constants, do not pay. __launch_bounds__ names the block the body is written for.
 template <int I>
-__global__ void copy_reference(reference_slots s, kernel_args a) {
+__global__ __launch_bounds__(copy_instances[I].threads) void copy_reference(kernel_args a) {
   timed_block(a.block_cycles, [&] {
-    copy_body<copy_instances[I]>(static_cast<const unsigned char*>(a.pointer[s.slot[0]]),
-                                 static_cast<unsigned char*>(a.pointer[s.slot[1]]));
+    copy_body<copy_instances[I]>(static_cast<const unsigned char*>(a.pointer[0]), static_cast<unsigned char*>(a.pointer[1]));
   });
 }
 
 template <int I>
-__global__ void sweep_reference(reference_slots s, kernel_args a) {
+__global__ __launch_bounds__(sweep_instances[I].tile.threads) void sweep_reference(kernel_args a) {
   timed_block(a.block_cycles, [&] {
-    sweep_body<sweep_instances[I]>(static_cast<const unsigned*>(a.pointer[s.slot[0]]),
-                                   static_cast<unsigned*>(a.pointer[s.slot[1]]));
+    sweep_body<sweep_instances[I]>(static_cast<const unsigned*>(a.pointer[0]), static_cast<unsigned*>(a.pointer[1]));
   });
 }
 
 template <int I>
-__global__ void gemm_reference(reference_slots s, kernel_args a) {
+__global__ __launch_bounds__(gemm_instances[I].threads) void gemm_reference(kernel_args a) {
   timed_block(a.block_cycles, [&] {
-    gemm_body<gemm_instances[I]>(static_cast<const float*>(a.pointer[s.slot[0]]),
-                                 static_cast<const float*>(a.pointer[s.slot[1]]), static_cast<float*>(a.pointer[s.slot[2]]));
+    gemm_body<gemm_instances[I]>(static_cast<const float*>(a.pointer[0]), static_cast<const float*>(a.pointer[1]),
+                                 static_cast<float*>(a.pointer[2]));
   });
 }
 
 template <int I>
-__global__ void morton_reference(reference_slots s, kernel_args a) {
+__global__ __launch_bounds__(morton_instances[I].threads) void morton_reference(kernel_args a) {
   timed_block(a.block_cycles, [&] {
-    morton_body<morton_instances[I]>(static_cast<const float*>(a.pointer[s.slot[0]]),
-                                     static_cast<float*>(a.pointer[s.slot[1]]));
+    morton_body<morton_instances[I]>(static_cast<const float*>(a.pointer[0]), static_cast<float*>(a.pointer[1]));
   });
 }
 
 template <int I>
-__global__ void conv_reference(reference_slots s, kernel_args a) {
+__global__ __launch_bounds__(conv_instances[I].threads) void conv_reference(kernel_args a) {
   timed_block(a.block_cycles, [&] {
-    conv_body<conv_instances[I]>(static_cast<const float*>(a.pointer[s.slot[0]]),
-                                 static_cast<const float*>(a.pointer[s.slot[1]]), static_cast<float*>(a.pointer[s.slot[2]]));
+    conv_body<conv_instances[I]>(static_cast<const float*>(a.pointer[0]), static_cast<const float*>(a.pointer[1]),
+                                 static_cast<float*>(a.pointer[2]));
   });
 }
 
 template <int I>
-__global__ void transpose_reference(reference_slots s, kernel_args a) {
+__global__ __launch_bounds__(transpose_threads) void transpose_reference(kernel_args a) {
   timed_block(a.block_cycles, [&] {
-    transpose_body<transpose_instances[I]>(static_cast<const float*>(a.pointer[s.slot[0]]),
-                                           static_cast<float*>(a.pointer[s.slot[1]]));
+    transpose_body<transpose_instances[I]>(static_cast<const float*>(a.pointer[0]), static_cast<float*>(a.pointer[1]));
   });
 }
 
 namespace {
 
-using launcher = device_result (*)(const reference_slots&, const device_launch&, std::vector<byte_buffer>);
+using launcher = device_result (*)(const device_launch&, std::vector<byte_buffer>);
 
 template <int I>
-device_result launch_copy(const reference_slots& s, const device_launch& l, std::vector<byte_buffer> b) {
-  return detail::launch(copy_reference<I>, s, l, std::move(b));
+device_result launch_copy(const device_launch& l, std::vector<byte_buffer> b) {
+  return detail::launch_kernel(copy_reference<I>, l, std::move(b));
 }
 template <int I>
-device_result launch_sweep(const reference_slots& s, const device_launch& l, std::vector<byte_buffer> b) {
-  return detail::launch(sweep_reference<I>, s, l, std::move(b));
+device_result launch_sweep(const device_launch& l, std::vector<byte_buffer> b) {
+  return detail::launch_kernel(sweep_reference<I>, l, std::move(b));
 }
 template <int I>
-device_result launch_gemm(const reference_slots& s, const device_launch& l, std::vector<byte_buffer> b) {
-  return detail::launch(gemm_reference<I>, s, l, std::move(b));
+device_result launch_gemm(const device_launch& l, std::vector<byte_buffer> b) {
+  return detail::launch_kernel(gemm_reference<I>, l, std::move(b));
 }
 template <int I>
-device_result launch_morton(const reference_slots& s, const device_launch& l, std::vector<byte_buffer> b) {
-  return detail::launch(morton_reference<I>, s, l, std::move(b));
+device_result launch_morton(const device_launch& l, std::vector<byte_buffer> b) {
+  return detail::launch_kernel(morton_reference<I>, l, std::move(b));
 }
 template <int I>
-device_result launch_conv(const reference_slots& s, const device_launch& l, std::vector<byte_buffer> b) {
-  return detail::launch(conv_reference<I>, s, l, std::move(b));
+device_result launch_conv(const device_launch& l, std::vector<byte_buffer> b) {
+  return detail::launch_kernel(conv_reference<I>, l, std::move(b));
 }
 template <int I>
-device_result launch_transpose(const reference_slots& s, const device_launch& l, std::vector<byte_buffer> b) {
-  return detail::launch(transpose_reference<I>, s, l, std::move(b));
+device_result launch_transpose(const device_launch& l, std::vector<byte_buffer> b) {
+  return detail::launch_kernel(transpose_reference<I>, l, std::move(b));
 }
 
 // One launcher per entry, in entry order.
@@ -196,67 +193,95 @@ device_result launch_reference(const reference::reference_choice& c, const std::
   const launch_requirements need{what, l, buffers};
   if (!c.ok) need.fail("no hand-written kernel: " + c.why);
   if (index < 0) need.fail("no hand-written kernel was compiled for its parameters (gpu/reference/reference_instances.hpp)");
-  reference_slots s;
-  for (int k = 0; k < 3; ++k) s.slot[k] = c.slots[k];
+  const int* s = c.slots;
   const auto i = static_cast<std::size_t>(index);
+  int operands = 2;  // (in, out); 3 for (a, b, c) and (in, weights, out)
+  launcher run = nullptr;
   switch (c.program) {
     case reference_program::copy: {
       const copy_config& q = c.copy;
       const long long bytes = static_cast<long long>(l.grid) * q.rows * q.cols * q.element_bytes;
       need.block(q.threads);
       need.lds(q.lds_bytes());
-      need.slot(s.slot[0], bytes, "input");
-      need.slot(s.slot[1], bytes, "output");
-      return copy_launchers[i](s, l, std::move(buffers));
+      need.slot(s[0], bytes, "input");
+      need.slot(s[1], bytes, "output");
+      run = copy_launchers[i];
+      break;
     }
     case reference_program::sweep: {
       const copy_config& q = c.sweep.tile;
       const long long bytes = static_cast<long long>(l.grid) * q.rows * q.cols * 4;
       need.block(q.threads);
       need.lds(q.lds_bytes());
-      need.slot(s.slot[0], bytes, "input");
-      need.slot(s.slot[1], bytes, "output");
-      return sweep_launchers[i](s, l, std::move(buffers));
+      need.slot(s[0], bytes, "input");
+      need.slot(s[1], bytes, "output");
+      run = sweep_launchers[i];
+      break;
     }
     case reference_program::gemm: {
       const gemm_config& q = c.gemm;
       need.block(q.threads);
       need.grid(q.grid());
       need.lds(q.lds_bytes());
-      need.slot(s.slot[0], 4LL * q.m * q.k, "A");
-      need.slot(s.slot[1], 4LL * q.n * q.k, "B");
-      need.slot(s.slot[2], 4LL * q.m * q.n, "C");
-      return gemm_launchers[i](s, l, std::move(buffers));
+      need.slot(s[0], 4LL * q.m * q.k, "A");
+      need.slot(s[1], 4LL * q.n * q.k, "B");
+      need.slot(s[2], 4LL * q.m * q.n, "C");
+      operands = 3;
+      run = gemm_launchers[i];
+      break;
     }
     case reference_program::morton: {
       const morton_config& q = c.morton;
       need.block(q.threads);
       need.grid(q.grid());
       need.lds(q.lds_bytes());
-      need.slot(s.slot[0], 4LL * q.height * q.width, "input");
-      need.slot(s.slot[1], 4LL * q.height * q.width, "output");
-      return morton_launchers[i](s, l, std::move(buffers));
+      need.slot(s[0], 4LL * q.height * q.width, "input");
+      need.slot(s[1], 4LL * q.height * q.width, "output");
+      run = morton_launchers[i];
+      break;
     }
     case reference_program::conv: {
       const conv_config& q = c.conv;
       need.block(q.threads);
       need.grid(q.grid());
-      need.slot(s.slot[0], 4LL * q.n * q.h * q.w * q.c_in, "input");
-      need.slot(s.slot[1], 4LL * q.c_out * q.gemm_k(), "weights");
-      need.slot(s.slot[2], 4LL * q.outputs(), "output");
-      return conv_launchers[i](s, l, std::move(buffers));
+      need.slot(s[0], 4LL * q.n * q.h * q.w * q.c_in, "input");
+      need.slot(s[1], 4LL * q.c_out * q.gemm_k(), "weights");
+      need.slot(s[2], 4LL * q.outputs(), "output");
+      operands = 3;
+      run = conv_launchers[i];
+      break;
     }
     case reference_program::transpose: {
       const long long n = c.transpose_n, tiles = n / transpose_tile;
       need.block(transpose_threads);
       need.grid(tiles * tiles);
       need.lds(transpose_lds_bytes);
-      need.slot(s.slot[0], 4 * n * n, "input");
-      need.slot(s.slot[1], 4 * n * n, "output");
-      return transpose_launchers[i](s, l, std::move(buffers));
+      need.slot(s[0], 4 * n * n, "input");
+      need.slot(s[1], 4 * n * n, "output");
+      run = transpose_launchers[i];
+      break;
     }
   }
-  need.fail("unknown program");
+  if (run == nullptr) need.fail("unknown program");
+  // The kernel's operands first (operand k, slot s[k], at position k), then the other buffers in slot order;
+  // `order[p]` is the slot at position p. The buffers go back to their slots afterwards.
+  std::vector<std::size_t> order;
+  for (int k = 0; k < operands; ++k) {
+    const auto slot = static_cast<std::size_t>(s[k]);
+    if (std::find(order.begin(), order.end(), slot) != order.end())
+      need.fail("two of its operands name slot " + std::to_string(slot) + "; the kernel takes distinct buffers");
+    order.push_back(slot);
+  }
+  for (std::size_t k = 0; k < buffers.size(); ++k)
+    if (std::find(order.begin(), order.end(), k) == order.end()) order.push_back(k);
+  std::vector<byte_buffer> operands_first;
+  operands_first.reserve(buffers.size());
+  for (const std::size_t slot : order) operands_first.push_back(std::move(buffers[slot]));
+  device_result r = run(l, std::move(operands_first));
+  std::vector<byte_buffer> by_slot(r.buffers.size());
+  for (std::size_t p = 0; p < order.size(); ++p) by_slot[order[p]] = std::move(r.buffers[p]);
+  r.buffers = std::move(by_slot);
+  return r;
 }
 
 device_result run_transpose_reference_on_device(index_t n, const device_launch& l, std::vector<byte_buffer> buffers) {

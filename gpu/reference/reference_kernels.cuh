@@ -101,6 +101,22 @@ __device__ __forceinline__ unsigned char* dynamic_lds() {
   return reference_lds;
 }
 
+// threadIdx.x and blockIdx.x as ints the compiler knows are in range: [0, Threads) (the host checks the block
+// size, launch_reference) and [0, 2^31). Written as plain `int t = threadIdx.x`, nvcc 13 knows neither bound
+// and emits the signed fix-ups of every t / 32, t % 32, b / tiles (shr.s32, shr.u32, add, and, sub) ahead of
+// every address; a hand-writer states what the launch guarantees, as the tilesim kernels' unsigned ids do.
+template <int Threads>
+__device__ __forceinline__ int thread_index() {
+  const int t = static_cast<int>(threadIdx.x);
+  __builtin_assume(t >= 0 && t < Threads);
+  return t;
+}
+__device__ __forceinline__ int block_index() {
+  const int b = static_cast<int>(blockIdx.x);
+  __builtin_assume(b >= 0);
+  return b;
+}
+
 // body() between two barriers, its clock64() span to block_cycles[blockIdx.x] when block_cycles is set.
 template <class Body>
 __device__ __forceinline__ void timed_block(long long* block_cycles, Body&& body) {
@@ -124,8 +140,8 @@ __device__ __forceinline__ void copy_body(const unsigned char* in, unsigned char
   using V = typename bits_vector<C.vector_bytes()>::type;
   constexpr int writes = C.write_accesses(), reads = C.read_accesses(), eb = C.element_bytes;
   unsigned char* lds = dynamic_lds();
-  const int warp = static_cast<int>(threadIdx.x) / C.warp_size, lane = static_cast<int>(threadIdx.x) % C.warp_size;
-  const int row0 = static_cast<int>(blockIdx.x) * C.rows;
+  const int t = thread_index<C.threads>(), warp = t / C.warp_size, lane = t % C.warp_size;
+  const int row0 = block_index() * C.rows;
   V staged[writes];
 #pragma unroll
   for (int i = 0; i < writes; ++i) {  // "global load"
@@ -166,8 +182,8 @@ __device__ __forceinline__ void sweep_body(const unsigned* in, unsigned* out) {
   static_assert(C.element_bytes == 4 && C.vector == 4 && C.write_accesses() == 1 && C.read_accesses() == 1,
                 "the sweep moves one 16-byte vector of 32-bit words per thread");
   unsigned char* lds = dynamic_lds();
-  const int warp = static_cast<int>(threadIdx.x) / C.warp_size, lane = static_cast<int>(threadIdx.x) % C.warp_size;
-  const int row0 = static_cast<int>(blockIdx.x) * C.rows;
+  const int t = thread_index<C.threads>(), warp = t / C.warp_size, lane = t % C.warp_size;
+  const int row0 = block_index() * C.rows;
   const row_col w = C.write_at(warp, lane, 0), r = C.read_at(warp, lane, 0);
   const uint4 v = *vector_at<uint4>(in, ((row0 + w.row) * C.cols + w.col) * 4);  // "global load"
   *vector_at<uint4>(lds, lds_offset(C.lds, w.row, w.col) * 4) = v;             // "lds store"
@@ -193,9 +209,11 @@ __device__ __forceinline__ void gemm_body(const float* a_global, const float* b_
   constexpr lds_layout a_layout = C.a_lds(), b_layout = C.b_lds();
   unsigned char* lds = dynamic_lds();
   unsigned char* b_lds = lds + C.b_lds_byte();  // A's tile at byte 0, B's after it
-  const int warp = static_cast<int>(threadIdx.x) / C.warp_size, lane = static_cast<int>(threadIdx.x) % C.warp_size;
-  const int block_m = static_cast<int>(blockIdx.x) / C.blocks_n() * C.m_per_block;
-  const int block_n = static_cast<int>(blockIdx.x) % C.blocks_n() * C.n_per_block;
+  const int t = thread_index<C.threads>(), warp = t / C.warp_size, lane = t % C.warp_size;
+  const int b = block_index();
+  __builtin_assume(b < C.grid());  // the host checks the grid (launch_reference)
+  const int block_m = b / C.blocks_n() * C.m_per_block;
+  const int block_n = b % C.blocks_n() * C.n_per_block;
   float acc[mi_n][ni_n][gemm_per_lane][gemm_per_lane] = {};
   for (int k0 = 0; k0 < C.k; k0 += kb) {
     V a_staged[a_copies], b_staged[b_copies];
@@ -255,8 +273,10 @@ __device__ __forceinline__ void gemm_body(const float* a_global, const float* b_
 // The Morton read: workgroup b copies the band of fh image rows from b*fh to the row-major output.
 template <morton_config C>
 __device__ __forceinline__ void morton_body(const float* in, float* out) {
-  const int warp = static_cast<int>(threadIdx.x) / C.warp_size, lane = static_cast<int>(threadIdx.x) % C.warp_size;
-  const int y0 = static_cast<int>(blockIdx.x) * C.fh;
+  const int t = thread_index<C.threads>(), warp = t / C.warp_size, lane = t % C.warp_size;
+  const int b = block_index();
+  __builtin_assume(b < C.grid());  // the host checks the grid (launch_reference)
+  const int y0 = b * C.fh;
   const int dy = lane / C.fw, dx = lane % C.fw;  // the lane's texel in a footprint
   if constexpr (C.staging == morton_staging::direct) {
 #pragma unroll
@@ -266,6 +286,7 @@ __device__ __forceinline__ void morton_body(const float* in, float* out) {
       out[y * C.width + x] = v;                          // "texel store"
     }
   } else {
+    static_assert(C.band_reads() * C.threads == C.fh * C.width, "the band splits exactly over the threads");
     float* band = reinterpret_cast<float*>(dynamic_lds());
 #pragma unroll
     for (int k = 0; k < C.passes(); ++k) {
@@ -274,18 +295,23 @@ __device__ __forceinline__ void morton_body(const float* in, float* out) {
       band[morton_band_offset(C, dy, x)] = v;                  // "lds store"
     }
     __syncthreads();
-    for (int e = static_cast<int>(threadIdx.x); e < C.fh * C.width; e += C.threads) {
-      const int r = e / C.width, c = e % C.width;
+#pragma unroll
+    for (int i = 0; i < C.band_reads(); ++i) {  // band texels t, t + threads, ...: a constant count
+      const int e = t + i * C.threads, r = e / C.width, c = e % C.width;
       const float v = band[morton_band_offset(C, r, c)];  // "lds load"
       out[(y0 + r) * C.width + c] = v;                     // "texel store"
     }
   }
 }
 
-// The convolution: thread t of workgroup b computes output element b*threads + t in C.mode.
+// The convolution: thread t of workgroup b computes output element b*threads + t in C.mode. Without padding
+// every pixel of every window is inside the image (conv_always_inside): the test folds to a constant, as in
+// the tilesim kernel, and no load sits behind a branch.
 template <conv_config C>
 __device__ __forceinline__ void conv_body(const float* x, const float* wt, float* out) {
-  const int o = static_cast<int>(blockIdx.x) * C.threads + static_cast<int>(threadIdx.x);
+  const int b = block_index();
+  __builtin_assume(b < C.grid());  // the host checks the grid (launch_reference)
+  const int o = b * C.threads + thread_index<C.threads>();
   const int m = o / C.c_out, co = o % C.c_out;
   const int wo = m % C.wo(), ho = m / C.wo() % C.ho(), n = m / (C.wo() * C.ho());
   float acc = 0.0f;
@@ -295,7 +321,7 @@ __device__ __forceinline__ void conv_body(const float* x, const float* wt, float
 #pragma unroll
       for (int s = 0; s < C.s; ++s) {
         const int hi = conv_in_h(C, ho, r), wi = conv_in_w(C, wo, s);
-        const bool inside = conv_inside(C, hi, wi);
+        const bool inside = conv_always_inside(C) || conv_inside(C, hi, wi);
 #pragma unroll
         for (int c = 0; c < C.c_in; ++c) {
           const float v = inside ? x[conv_input_offset(C, n, hi, wi, c)] : 0.0f;  // "x load"
@@ -311,7 +337,7 @@ __device__ __forceinline__ void conv_body(const float* x, const float* wt, float
     for (int r = 0; r < C.r; ++r)
 #pragma unroll
       for (int s = 0; s < C.s; ++s) {
-        const bool inside = conv_inside(C, conv_in_h(C, ho, r), conv_in_w(C, wo, s));
+        const bool inside = conv_always_inside(C) || conv_inside(C, conv_in_h(C, ho, r), conv_in_w(C, wo, s));
         const int step = (r * C.dilation_h * C.w + s * C.dilation_w) * C.c_in;
 #pragma unroll
         for (int c = 0; c < C.c_in; ++c) {
@@ -331,7 +357,7 @@ __device__ __forceinline__ void conv_body(const float* x, const float* wt, float
         const int k = k0 + j, r = k / (C.s * C.c_in), s = k / C.c_in % C.s, c = k % C.c_in;
         const int hi = conv_in_h(C, ho, r), wi = conv_in_w(C, wo, s);
         V v{};
-        if (conv_inside(C, hi, wi)) v = *vector_at<V>(x, conv_input_offset(C, n, hi, wi, c) * 4);
+        if (conv_always_inside(C) || conv_inside(C, hi, wi)) v = *vector_at<V>(x, conv_input_offset(C, n, hi, wi, c) * 4);
         unpack(v, &a[j]);
       }
 #pragma unroll
@@ -348,7 +374,8 @@ __device__ __forceinline__ void conv_body(const float* x, const float* wt, float
 template <int N>
 __device__ __forceinline__ void transpose_body(const float* in, float* out) {
   float* lds = reinterpret_cast<float*>(dynamic_lds());
-  const int t = static_cast<int>(threadIdx.x), b = static_cast<int>(blockIdx.x);
+  const int t = thread_index<transpose_threads>(), b = block_index();
+  __builtin_assume(b < (N / transpose_tile) * (N / transpose_tile));  // the host checks the grid
 #pragma unroll
   for (int i = 0; i < transpose_steps; ++i) lds[transpose_lds_store(t, i)] = in[transpose_load_offset(N, b, t, i)];
   __syncthreads();

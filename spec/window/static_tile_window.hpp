@@ -103,12 +103,12 @@ struct static_tile_window {
   // Stores this thread's elements from src (invalid vectors are skipped). CK semantics.
   template <class Tensor>
   TILESIM_HOST_DEVICE TILESIM_INLINE constexpr void store(const Tensor& src) const {
-    write(src, memory_op::store);
+    write<memory_op::store>(src);
   }
   // Adds src into memory (CK's update with DstInMemOp add).
   template <class Tensor>
   TILESIM_HOST_DEVICE TILESIM_INLINE constexpr void update(const Tensor& src) const {
-    write(src, memory_op::update);
+    write<memory_op::update>(src);
   }
 
  private:
@@ -118,8 +118,8 @@ struct static_tile_window {
                   "static_tile_window: the thread buffer's encoding must be the window's (make_distributed_tensor<T, Cap>(constant<E>{}))");
   }
 
-  template <class Tensor>
-  TILESIM_HOST_DEVICE TILESIM_INLINE constexpr void write(const Tensor& src, memory_op op) const {
+  template <memory_op Op, class Tensor>
+  TILESIM_HOST_DEVICE TILESIM_INLINE constexpr void write(const Tensor& src) const {
     require_encoding<Tensor>();
     static_for<num_access>([&](auto i) {
       constexpr index_t d = access_d(i), stride = vector_d_stride();
@@ -127,7 +127,7 @@ struct static_tile_window {
       const auto c = descriptor_type::make_coordinate(origin_ + x_base_ + step);
       value_type vec[scalars_per_vector];
       static_for<scalars_per_vector>([&](auto j) { vec[j] = static_cast<value_type>(src[d + j * stride]); });
-      if (op == memory_op::store)
+      if constexpr (Op == memory_op::store)
         store_vector<scalars_per_vector>(view.buffer, c.offset(), vec, descriptor_type::is_valid(c));
       else
         view.buffer.add(c.offset(), scalars_per_vector, vec, descriptor_type::is_valid(c));
