@@ -24,7 +24,8 @@
 //     A row  32*(mi*m_warps + mw) + 8*i + lm         B row (= C column)  4*lanes_n*(ni*n_warps + nw) + lanes_n*j + ln
 //   Morton: ((y/T)*(W/T) + x/T)*T*T + interleave(y%T, x%T) (column bit b at bit 2b, row bit b at 2b + 1)
 //   convolution: output o -> (m, co) = (o/COut, o%COut), m -> (n, ho, wo); k -> (r, s, c) = (k/(S*CIn),
-//     k/CIn % S, k % CIn); input ((n*H + ho*sh + r*dh - ph)*W + wo*sw + s*dw - pw)*CIn + c, weights co*K + k
+//     k/CIn % S, k % CIn); input ((n*H + ho*sh + r*dh - ph)*W + wo*sw + s*dw - pw)*CIn + c, weights co*K + k;
+//     without padding every window pixel is inside the image (conv_always_inside, a constant the kernels use)
 //
 // WORKED EXAMPLE. copy fp16 64 x 32, vector 8, 256 threads, wave 32, lanes_down_rows: X0 = 4, RPW = 8,
 // IT = 1. Thread 45 (warp 1, lane 13) writes row 1*8 + 13/4 = 11, cols 8*(13%4) = 8..15, and reads row

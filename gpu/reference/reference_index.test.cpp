@@ -10,13 +10,15 @@
 //   - the hand-written thread -> element maps equal spec/'s encodings (warp_raked, lanes_down_rows,
 //     gemm_operand; the GEMM's A, B and C fragments) for every thread and access; the Morton and im2col offsets
 //     equal examples/' descriptors on every texel and (m, k)
-//   - THE STRONG ONE: a CPU emulation of each reference kernel, written line for line like its body in
+//   - THE STRONG ONE: a CPU emulation of each reference kernel, written access for access like its body in
 //     reference_kernels.cuh and using the same reference_index.hpp functions and the same template constants
 //     (the configuration the kernel is instantiated with, found through reference_match.hpp), makes the
 //     accesses the simulator records for the tilesim program (crosscheck's simulate()): per workgroup, per wave,
 //     per instruction the same label, load/store, global/LDS, bytes per lane, barrier interval and per-lane
 //     address; the same LDS allocation size; and the data it moves give the program's output (bit for bit
 //     where no float sums are involved, and check_output passes for all)
+//   - conv_always_inside (the kernels' compile-time "no padding: every window pixel is inside") implies
+//     conv_inside for every output and filter tap, and every catalogue convolution has it
 //   - the transpose twin: out = in^T, every element written once, its 33-float LDS rows make each warp's LDS
 //     store and load touch 32 distinct banks, and (where sim/programs/transpose.hpp exists) its accesses are
 //     the simulator's for the tilesim transpose program, as above
@@ -184,7 +186,9 @@ std::string first_difference(const sim::run_result& run, const std::vector<block
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// The emulations: each mirrors its body in reference_kernels.cuh, loop for loop (see the comments there).
+// The emulations: each mirrors its body in reference_kernels.cuh, access for access (see the comments there):
+// the same offsets from the same reference_index.hpp calls in the same order, the same barriers; where a body
+// computes its offsets before its first access, the emulation computes each at its access (the same number).
 
 template <copy_config C>
 std::vector<block_trace> emulate_copy(const int* slots, int grid, std::vector<byte_buffer>& g) {
@@ -260,11 +264,19 @@ std::vector<block_trace> emulate_gemm(const int* slots, int grid, std::vector<by
   struct accumulators {
     float v[mi_n][ni_n][gemm_per_lane][gemm_per_lane] = {};
   };
+  struct a_fragment {
+    float v[mi_n][gemm_per_lane][kb] = {};
+  };
+  struct b_fragment {
+    float v[ni_n][gemm_per_lane][kb] = {};
+  };
   std::vector<block_trace> out;
   for (int block = 0; block < grid; ++block) {
     emulated_block e(g, C.threads, C.lds_bytes());
     std::vector<accumulators> acc(static_cast<std::size_t>(C.threads));
     const int block_m = block / C.blocks_n() * C.m_per_block, block_n = block % C.blocks_n() * C.n_per_block;
+    std::vector<a_fragment> a_of(static_cast<std::size_t>(C.threads));
+    std::vector<b_fragment> b_of(static_cast<std::size_t>(C.threads));
     for (int k0 = 0; k0 < C.k; k0 += kb) {
       for (int t = 0; t < C.threads; ++t) {
         const int warp = t / C.warp_size, lane = t % C.warp_size;
@@ -289,7 +301,8 @@ std::vector<block_trace> emulate_gemm(const int* slots, int grid, std::vector<by
       e.barrier();
       for (int t = 0; t < C.threads; ++t) {
         const int warp = t / C.warp_size, lane = t % C.warp_size;
-        float a[mi_n][gemm_per_lane][kb], b[ni_n][gemm_per_lane][kb];
+        auto& a = a_of[static_cast<std::size_t>(t)].v;
+        auto& b = b_of[static_cast<std::size_t>(t)].v;
         for (int mi = 0; mi < mi_n; ++mi)
           for (int ki = 0; ki < ki_n; ++ki)
             for (int i = 0; i < gemm_per_lane; ++i)
@@ -300,9 +313,10 @@ std::vector<block_trace> emulate_gemm(const int* slots, int grid, std::vector<by
             for (int j = 0; j < gemm_per_lane; ++j)
               e.lds_load(t, "B lds load", C.b_lds_byte() + lds_offset(b_layout, C.b_row(warp, lane, ni, j), ki * vec) * 4,
                          vb, &b[ni][j][ki * vec]);
-        gemm_accumulate<C>(a, b, acc[static_cast<std::size_t>(t)].v);
       }
-      if (k0 + kb < C.k) e.barrier();
+      if (k0 + kb < C.k) e.barrier();  // after the step's LDS loads, before its FMAs (registers only), as the kernel
+      for (int t = 0; t < C.threads; ++t) gemm_accumulate<C>(a_of[static_cast<std::size_t>(t)].v, b_of[static_cast<std::size_t>(t)].v,
+                                                          acc[static_cast<std::size_t>(t)].v);
     }
     for (int t = 0; t < C.threads; ++t) {
       const int warp = t / C.warp_size, lane = t % C.warp_size;
@@ -354,23 +368,23 @@ std::vector<block_trace> emulate_morton(const int* slots, int grid, std::vector<
 
 template <conv_config C>
 std::vector<block_trace> emulate_conv(const int* slots, int grid, std::vector<byte_buffer>& g) {
+  constexpr int taps = C.gemm_k();
   std::vector<block_trace> out;
   for (int block = 0; block < grid; ++block) {
     emulated_block e(g, C.threads, 0);
     for (int t = 0; t < C.threads; ++t) {
       const int o = block * C.threads + t, m = o / C.c_out, co = o % C.c_out;
       const int wo = m % C.wo(), ho = m / C.wo() % C.ho(), n = m / (C.wo() * C.ho());
-      float acc = 0.0f;
+      float v[taps] = {}, f[taps] = {};  // every load first, then the FMAs in k order
       if constexpr (C.mode == conv_kind::naive) {
         for (int r = 0; r < C.r; ++r)
           for (int s = 0; s < C.s; ++s) {
             const int hi = conv_in_h(C, ho, r), wi = conv_in_w(C, wo, s);
             const bool inside = conv_always_inside(C) || conv_inside(C, hi, wi);
             for (int c = 0; c < C.c_in; ++c) {
-              float v = 0.0f, f = 0.0f;
-              if (inside) e.global_load(t, "x load", slots[0], conv_input_offset(C, n, hi, wi, c) * 4, 4, &v);
-              e.global_load(t, "w load", slots[1], conv_weight_offset(C, co, r, s, c) * 4, 4, &f);
-              acc += v * f;
+              const int k = (r * C.s + s) * C.c_in + c;
+              if (inside) e.global_load(t, "x load", slots[0], conv_input_offset(C, n, hi, wi, c) * 4, 4, &v[k]);
+              e.global_load(t, "w load", slots[1], conv_weight_offset(C, co, r, s, c) * 4, 4, &f[k]);
             }
           }
       } else if constexpr (C.mode == conv_kind::sliding) {
@@ -381,27 +395,26 @@ std::vector<block_trace> emulate_conv(const int* slots, int grid, std::vector<by
             const bool inside = conv_always_inside(C) || conv_inside(C, conv_in_h(C, ho, r), conv_in_w(C, wo, s));
             const int step = (r * C.dilation_h * C.w + s * C.dilation_w) * C.c_in;
             for (int c = 0; c < C.c_in; ++c) {
-              float v = 0.0f, f = 0.0f;
-              if (inside) e.global_load(t, "window load", slots[0], (window + step + c) * 4, 4, &v);
-              e.global_load(t, "w load", slots[1], (filter + (r * C.s + s) * C.c_in + c) * 4, 4, &f);
-              acc += v * f;
+              const int k = (r * C.s + s) * C.c_in + c;
+              if (inside) e.global_load(t, "window load", slots[0], (window + step + c) * 4, 4, &v[k]);
+              e.global_load(t, "w load", slots[1], (filter + k) * 4, 4, &f[k]);
             }
           }
       } else {
         constexpr int kb = C.k_per_block, vec = C.vector;
         for (int k0 = 0; k0 < C.gemm_k(); k0 += kb) {
-          float a[kb] = {}, b[kb] = {};
           for (int j = 0; j < kb; j += vec) {
             const int k = k0 + j, r = k / (C.s * C.c_in), s = k / C.c_in % C.s, c = k % C.c_in;
             const int hi = conv_in_h(C, ho, r), wi = conv_in_w(C, wo, s);
             if (conv_always_inside(C) || conv_inside(C, hi, wi))
-              e.global_load(t, "A global load", slots[0], conv_input_offset(C, n, hi, wi, c) * 4, 4 * vec, &a[j]);
+              e.global_load(t, "A global load", slots[0], conv_input_offset(C, n, hi, wi, c) * 4, 4 * vec, &v[k]);
           }
           for (int j = 0; j < kb; j += vec)
-            e.global_load(t, "B global load", slots[1], (co * C.gemm_k() + k0 + j) * 4, 4 * vec, &b[j]);
-          for (int i = 0; i < kb; ++i) acc += a[i] * b[i];
+            e.global_load(t, "B global load", slots[1], (co * C.gemm_k() + k0 + j) * 4, 4 * vec, &f[k0 + j]);
         }
       }
+      float acc = 0.0f;
+      for (int k = 0; k < taps; ++k) acc += v[k] * f[k];
       e.global_store(t, "out store", slots[2], o * 4, 4, &acc);
     }
     out.push_back(std::move(e.threads));

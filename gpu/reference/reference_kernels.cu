@@ -4,18 +4,23 @@
 // every entry of reference_instances.hpp (kernel I of a program runs entry I) through a table of launch
 // functions indexed like the entry list. launch_reference (declared in reference_launch.hpp; reference_run.hpp's
 // run_reference_on_device resolves a point to its entry first) checks what a hand-written kernel takes for
-// granted (block, grid, dynamic LDS, buffer sizes, slots) and launches it with gpu/kernel_launch.hpp's
-// detail::launch, the host path (buffers, kernel_args, dynamic LDS, clock64 cycles) the tilesim kernels use.
-// A kernel receives its global slots in a reference_slots (the numbers the point's params name) and reads
-// kernel_args::pointer[slot]; timed_block is run_program's timing. This file never includes the cross-check's
-// headers: nvcc's front end does not parse gpu/crosscheck/json.hpp.
+// granted (block, grid, dynamic LDS, buffer sizes, distinct operand slots) and launches it with
+// gpu/kernel_launch.hpp's detail::launch_kernel, the host path (buffers, kernel_args, dynamic LDS, clock64
+// cycles) the tilesim kernels use. A kernel's operands are kernel_args::pointer[0], [1] (, [2]) in its own
+// order, constants like a hand-written kernel's parameters: launch_reference passes the buffers with the
+// point's operand slots first (operand k at position k, the others after them) and returns them to their
+// slots. Each kernel has the tilesim kernels' launch bounds (TILESIM_REFERENCE_KERNEL). timed_block is
+// run_program's timing. This file never includes the cross-check's headers: nvcc's front end does not parse
+// gpu/crosscheck/json.hpp.
 //
 // WORKED EXAMPLE. copy_instances[3] (fp16 64 x 32, Swizzle<2,3,2>) is the kernel copy_reference<3>, whose body
-// is copy_body<copy_instances[3]>, launched by launch_copy<3> = copy_launchers[3].
+// is copy_body<copy_instances[3]>, launched by launch_copy<3> = copy_launchers[3]. A point whose copy reads
+// slot 2 and writes slot 0 of three buffers launches it on buffers (2, 0, 1) and gets them back as (0, 1, 2).
 //
 // INVARIANTS: each kernel compiles with 0 bytes of stack and no spill (`-Xptxas -v`, sm_90; 49 kernels, about
 // 6 s); only this file and reference_kernels.cuh see the vendor runtime; the kernel bodies include nothing from
-// spec/ or sim/ (kernel_launch.hpp, here for the host path, does).
+// spec/ or sim/ (kernel_launch.hpp, here for the host path, does); buffers come back in slot order, unchanged
+// in size.
 #include <algorithm>
 #include <array>
 #include <cstddef>
@@ -37,23 +42,28 @@ namespace reference {
 // weights, out): compile-time slots, each pointer a constant-bank operand, as a hand-written kernel's
 // parameters are (launch_reference puts the point's slots there). A run-time slot would make every pointer a
 // computed constant-bank load (LDC) on the path to the first access, which the tilesim kernels, whose slots
-// are constants, do not pay. __launch_bounds__ names the block the body is written for.
+// are constants, do not pay. The bounds are the tilesim kernels' (gpu/kernels.cu, TILESIM_COMPILED_KERNEL):
+// the block the body is written for and at most 128 registers per thread, 65536 / (threads * 128) blocks per
+// SM; so ptxas schedules both under one register budget (with no minimum of blocks per SM it kept the NHWC
+// convolution's loads few in flight, FMAs between them, where the tilesim kernel issues all 72 first).
+#define TILESIM_REFERENCE_KERNEL(threads) __global__ __launch_bounds__((threads), 65536 / ((threads) * 128))
+
 template <int I>
-__global__ __launch_bounds__(copy_instances[I].threads) void copy_reference(kernel_args a) {
+TILESIM_REFERENCE_KERNEL(copy_instances[I].threads) void copy_reference(kernel_args a) {
   timed_block(a.block_cycles, [&] {
     copy_body<copy_instances[I]>(static_cast<const unsigned char*>(a.pointer[0]), static_cast<unsigned char*>(a.pointer[1]));
   });
 }
 
 template <int I>
-__global__ __launch_bounds__(sweep_instances[I].tile.threads) void sweep_reference(kernel_args a) {
+TILESIM_REFERENCE_KERNEL(sweep_instances[I].tile.threads) void sweep_reference(kernel_args a) {
   timed_block(a.block_cycles, [&] {
     sweep_body<sweep_instances[I]>(static_cast<const unsigned*>(a.pointer[0]), static_cast<unsigned*>(a.pointer[1]));
   });
 }
 
 template <int I>
-__global__ __launch_bounds__(gemm_instances[I].threads) void gemm_reference(kernel_args a) {
+TILESIM_REFERENCE_KERNEL(gemm_instances[I].threads) void gemm_reference(kernel_args a) {
   timed_block(a.block_cycles, [&] {
     gemm_body<gemm_instances[I]>(static_cast<const float*>(a.pointer[0]), static_cast<const float*>(a.pointer[1]),
                                  static_cast<float*>(a.pointer[2]));
@@ -61,14 +71,14 @@ __global__ __launch_bounds__(gemm_instances[I].threads) void gemm_reference(kern
 }
 
 template <int I>
-__global__ __launch_bounds__(morton_instances[I].threads) void morton_reference(kernel_args a) {
+TILESIM_REFERENCE_KERNEL(morton_instances[I].threads) void morton_reference(kernel_args a) {
   timed_block(a.block_cycles, [&] {
     morton_body<morton_instances[I]>(static_cast<const float*>(a.pointer[0]), static_cast<float*>(a.pointer[1]));
   });
 }
 
 template <int I>
-__global__ __launch_bounds__(conv_instances[I].threads) void conv_reference(kernel_args a) {
+TILESIM_REFERENCE_KERNEL(conv_instances[I].threads) void conv_reference(kernel_args a) {
   timed_block(a.block_cycles, [&] {
     conv_body<conv_instances[I]>(static_cast<const float*>(a.pointer[0]), static_cast<const float*>(a.pointer[1]),
                                  static_cast<float*>(a.pointer[2]));
@@ -76,7 +86,7 @@ __global__ __launch_bounds__(conv_instances[I].threads) void conv_reference(kern
 }
 
 template <int I>
-__global__ __launch_bounds__(transpose_threads) void transpose_reference(kernel_args a) {
+TILESIM_REFERENCE_KERNEL(transpose_threads) void transpose_reference(kernel_args a) {
   timed_block(a.block_cycles, [&] {
     transpose_body<transpose_instances[I]>(static_cast<const float*>(a.pointer[0]), static_cast<float*>(a.pointer[1]));
   });

@@ -1,22 +1,34 @@
 // tilesim/gpu/reference/reference_kernels.cuh: the tilesim programs written by hand as CUDA kernel bodies.
 //
 // DEFINITION. One __device__ body per program, templated on its *_config (reference_index.hpp): every size a
-// compile-time constant, every index a call into reference_index.hpp's int arithmetic, every 16-byte access
-// one uint4 / float4 load or store (8-byte: uint2, 4-byte: unsigned / float), LDS in the launch's dynamic
-// shared memory (A then B at a 16-byte boundary for the GEMM, as the simulator allocates). Each body keeps
-// its program's order: all global loads of a step, then all LDS stores, __syncthreads(), all LDS loads,
-// then the global stores (or the FMAs). reference_kernels.cu wraps each body in a __global__ kernel with
-// timed_block, the clock64() span device_context.hpp's run_program takes. Nothing here includes spec/ or sim/.
+// compile-time constant, every index a call into reference_index.hpp's int arithmetic, every access one load
+// or store of its width at a byte offset from its base (16 bytes: uint4 / float4, 8: uint2, 4: unsigned /
+// float), LDS in the launch's dynamic shared memory (A then B at a 16-byte boundary for the GEMM, as the
+// simulator allocates). Each body keeps its program's order of accesses and barriers: all global loads of a
+// step, then all LDS stores, __syncthreads(), all LDS loads, then the global stores (or the FMAs).
+// reference_kernels.cu wraps each body in a __global__ kernel with timed_block, the clock64() span
+// device_context.hpp's run_program takes. Nothing here includes spec/ or sim/.
 //
 //   copy_body      global -> registers -> LDS (layout) -> barrier -> registers (read order) -> global
 //   sweep_body     one vector to LDS, barrier, `iterations` volatile 16-byte LDS reads summed (u32), stored
-//   gemm_body      per K step: A, B global loads; A, B LDS stores; barrier; A, B fragment loads; FMAs;
-//                  barrier (not after the last step); then C stored one float at a time
+//   gemm_body      per K step: A, B global loads; A, B LDS stores; barrier; A, B fragment loads; barrier
+//                  (not after the last step); FMAs; then C stored one float at a time
 //   morton_body    direct: texel load, texel store per footprint; staged: texel load, LDS store per footprint,
 //                  barrier, then the band read back in row order and stored
 //   conv_body      naive (offsets recomputed per element), sliding (one window base moved by the filter
-//                  offsets), im2col (A row and B row vectors per K step, then the step's FMAs)
+//                  offsets), im2col (A row and B row vectors per K step); all loads, then the FMAs
 //   transpose_body 4 x (load, LDS store), barrier, 4 x (LDS load, store) through 33-float rows
+//
+// HOW A CAREFUL HAND-WRITER WRITES THEM (the yardstick must be the best plain kernel of the same algorithm;
+// each rule closed a gap measured on an H100 against the tilesim kernels, whose programs are compiled on
+// constant shapes): the thread and block ids carry the launch's bounds (thread_index, block_index:
+// `__builtin_assume`, else every t / 32, t % 32, b / tiles pays signed fix-ups); the operand pointers are
+// compile-time slots (reference_kernels.cu); a thread's offsets are computed before its first access, so no
+// address is computed between a barrier and the accesses after it; every loop over constants is unrolled, the
+// staged Morton read-back included; a convolution issues all its loads before its FMAs, and without padding
+// its window pixels need no test (conv_always_inside); the GEMM's second barrier follows the step's last LDS
+// load, before the FMAs, which touch only registers; the kernels have the tilesim kernels' launch bounds.
+// None of this changes an access, its width, its order or its barrier interval (reference_index.test.cpp).
 //
 // WORKED EXAMPLE. copy_body<copy_instances[0]> (fp16 64 x 32, lanes_down_rows, row-major LDS): thread 45 of
 // block 3 loads the uint4 at input element (3*64 + 11)*32 + 8, stores it at LDS byte (11*32 + 8)*2, waits
@@ -25,7 +37,8 @@
 // INVARIANTS: the accesses are exactly those reference_index.test.cpp replays against the simulator; the
 // LDS reads of the sweep are volatile PTX (ld.volatile.shared.v4.u32), as in vector_access.hpp, because a
 // plain load of one unchanged address would be hoisted out of the loop; every other access is a plain C++
-// load or store that nvcc is free to schedule.
+// load or store that nvcc is free to schedule; the sums of the GEMM and the convolution are in the
+// program's order (bit-identical outputs).
 #pragma once
 
 #include <cstdint>
@@ -70,9 +83,11 @@ struct float_vector<4> {
   using type = float4;
 };
 
-// The V at byte `offset` of `base`. Every vector access goes through a byte offset, as one writes a kernel that
-// moves raw vectors: with a float* indexed first and then cast, nvcc 13 split some 16-byte LDS stores of the
-// GEMM's K loop into four 4-byte ones (the same offsets in bytes stay one st.shared.v4).
+// The V at byte `offset` of `base`. Every access goes through a byte offset, as one writes a kernel that moves
+// raw vectors: with a float* indexed first and then cast, nvcc 13 split some 16-byte LDS stores of the GEMM's
+// K loop into four 4-byte ones (the same offsets in bytes stay one st.shared.v4); and a float* indexed by an
+// int element offset became a signed IMAD.WIDE on the pointer fetched into a register by LDC, where a byte
+// offset adds to the pointer in a uniform register (ULDC), as in the tilesim kernels.
 template <class V>
 __device__ __forceinline__ V* vector_at(void* base, int offset) {
   return reinterpret_cast<V*>(static_cast<unsigned char*>(base) + offset);
@@ -134,7 +149,10 @@ __device__ __forceinline__ void timed_block(long long* block_cycles, Body&& body
   }
 }
 
-// The copy: workgroup b copies rows [b*rows, (b+1)*rows) of the (grid*rows) x cols tensor through LDS.
+// The copy: workgroup b copies rows [b*rows, (b+1)*rows) of the (grid*rows) x cols tensor through LDS. The
+// thread's byte offsets come first (the index block of a hand-written kernel), then the four access steps: so
+// the read side's LDS and global addresses are ready before the barrier, not computed between the barrier
+// and the LDS loads (where nvcc put them when each offset was written inside its access loop).
 template <copy_config C>
 __device__ __forceinline__ void copy_body(const unsigned char* in, unsigned char* out) {
   using V = typename bits_vector<C.vector_bytes()>::type;
@@ -142,29 +160,30 @@ __device__ __forceinline__ void copy_body(const unsigned char* in, unsigned char
   unsigned char* lds = dynamic_lds();
   const int t = thread_index<C.threads>(), warp = t / C.warp_size, lane = t % C.warp_size;
   const int row0 = block_index() * C.rows;
+  int global_in[writes], lds_in[writes], lds_out[reads], global_out[reads];  // byte offsets
+#pragma unroll
+  for (int i = 0; i < writes; ++i) {
+    const row_col x = C.write_at(warp, lane, i);
+    global_in[i] = ((row0 + x.row) * C.cols + x.col) * eb;
+    lds_in[i] = lds_offset(C.lds, x.row, x.col) * eb;
+  }
+#pragma unroll
+  for (int i = 0; i < reads; ++i) {
+    const row_col x = C.read_at(warp, lane, i);
+    lds_out[i] = lds_offset(C.lds, x.row, x.col) * eb;
+    global_out[i] = ((row0 + x.row) * C.cols + x.col) * eb;
+  }
   V staged[writes];
 #pragma unroll
-  for (int i = 0; i < writes; ++i) {  // "global load"
-    const row_col x = C.write_at(warp, lane, i);
-    staged[i] = *vector_at<V>(in, ((row0 + x.row) * C.cols + x.col) * eb);
-  }
+  for (int i = 0; i < writes; ++i) staged[i] = *vector_at<V>(in, global_in[i]);  // "global load"
 #pragma unroll
-  for (int i = 0; i < writes; ++i) {  // "lds store"
-    const row_col x = C.write_at(warp, lane, i);
-    *vector_at<V>(lds, lds_offset(C.lds, x.row, x.col) * eb) = staged[i];
-  }
+  for (int i = 0; i < writes; ++i) *vector_at<V>(lds, lds_in[i]) = staged[i];  // "lds store"
   __syncthreads();
   V moved[reads];
 #pragma unroll
-  for (int i = 0; i < reads; ++i) {  // "lds load"
-    const row_col x = C.read_at(warp, lane, i);
-    moved[i] = *vector_at<V>(lds, lds_offset(C.lds, x.row, x.col) * eb);
-  }
+  for (int i = 0; i < reads; ++i) moved[i] = *vector_at<V>(lds, lds_out[i]);  // "lds load"
 #pragma unroll
-  for (int i = 0; i < reads; ++i) {  // "global store"
-    const row_col x = C.read_at(warp, lane, i);
-    *vector_at<V>(out, ((row0 + x.row) * C.cols + x.col) * eb) = moved[i];
-  }
+  for (int i = 0; i < reads; ++i) *vector_at<V>(out, global_out[i]) = moved[i];  // "global store"
 }
 
 // One 16-byte LDS read that the compiler may neither hoist, merge nor drop.
@@ -200,7 +219,12 @@ __device__ __forceinline__ void sweep_body(const unsigned* in, unsigned* out) {
   *vector_at<uint4>(out, ((row0 + r.row) * C.cols + r.col) * 4) = sum;  // "global store"
 }
 
-// The GEMM tile: workgroup b computes C's block (b / blocks_n, b % blocks_n), K step by K step.
+// The GEMM tile: workgroup b computes C's block (b / blocks_n, b % blocks_n), K step by K step. The thread's
+// offsets (global A/B rows, LDS stores, fragment reads) are computed once, before the loop; the K loop is a
+// loop (`unroll 1`: nvcc otherwise peeled the first step and computed its fragment addresses between the
+// barrier and the LDS loads), and the barrier that frees the LDS tiles for the next step follows the step's
+// last LDS load, before its FMAs, which touch only registers (the tilesim kernel's machine code has it there
+// too, amid the FMAs; after them it costs a barrier's latency per step).
 template <gemm_config C>
 __device__ __forceinline__ void gemm_body(const float* a_global, const float* b_global, float* c_global) {
   using V = typename float_vector<C.vector>::type;
@@ -214,29 +238,45 @@ __device__ __forceinline__ void gemm_body(const float* a_global, const float* b_
   __builtin_assume(b < C.grid());  // the host checks the grid (launch_reference)
   const int block_m = b / C.blocks_n() * C.m_per_block;
   const int block_n = b % C.blocks_n() * C.n_per_block;
+  // Byte offsets: global ones at k0 = 0 (a K step adds k0 * 4), LDS ones fixed.
+  int a_from[a_copies], a_to[a_copies], b_from[b_copies], b_to[b_copies];
+  int a_frag[mi_n][ki_n][gemm_per_lane], b_frag[ni_n][ki_n][gemm_per_lane];
+#pragma unroll
+  for (int i = 0; i < a_copies; ++i) {
+    const row_col x = warp_raked(C.threads, C.warp_size, C.m_per_block, kb, vec, warp, lane, i);
+    a_from[i] = ((block_m + x.row) * C.k + x.col) * 4;
+    a_to[i] = lds_offset(a_layout, x.row, x.col) * 4;
+  }
+#pragma unroll
+  for (int i = 0; i < b_copies; ++i) {
+    const row_col x = warp_raked(C.threads, C.warp_size, C.n_per_block, kb, vec, warp, lane, i);
+    b_from[i] = ((block_n + x.row) * C.k + x.col) * 4;
+    b_to[i] = lds_offset(b_layout, x.row, x.col) * 4;
+  }
+#pragma unroll
+  for (int mi = 0; mi < mi_n; ++mi)
+#pragma unroll
+    for (int ki = 0; ki < ki_n; ++ki)
+#pragma unroll
+      for (int i = 0; i < gemm_per_lane; ++i) a_frag[mi][ki][i] = lds_offset(a_layout, C.a_row(warp, lane, mi, i), ki * vec) * 4;
+#pragma unroll
+  for (int ni = 0; ni < ni_n; ++ni)
+#pragma unroll
+    for (int ki = 0; ki < ki_n; ++ki)
+#pragma unroll
+      for (int j = 0; j < gemm_per_lane; ++j) b_frag[ni][ki][j] = lds_offset(b_layout, C.b_row(warp, lane, ni, j), ki * vec) * 4;
   float acc[mi_n][ni_n][gemm_per_lane][gemm_per_lane] = {};
+#pragma unroll 1
   for (int k0 = 0; k0 < C.k; k0 += kb) {
     V a_staged[a_copies], b_staged[b_copies];
 #pragma unroll
-    for (int i = 0; i < a_copies; ++i) {  // "A global load"
-      const row_col x = warp_raked(C.threads, C.warp_size, C.m_per_block, kb, vec, warp, lane, i);
-      a_staged[i] = *vector_at<V>(a_global, ((block_m + x.row) * C.k + k0 + x.col) * 4);
-    }
+    for (int i = 0; i < a_copies; ++i) a_staged[i] = *vector_at<V>(a_global, a_from[i] + k0 * 4);  // "A global load"
 #pragma unroll
-    for (int i = 0; i < b_copies; ++i) {  // "B global load"
-      const row_col x = warp_raked(C.threads, C.warp_size, C.n_per_block, kb, vec, warp, lane, i);
-      b_staged[i] = *vector_at<V>(b_global, ((block_n + x.row) * C.k + k0 + x.col) * 4);
-    }
+    for (int i = 0; i < b_copies; ++i) b_staged[i] = *vector_at<V>(b_global, b_from[i] + k0 * 4);  // "B global load"
 #pragma unroll
-    for (int i = 0; i < a_copies; ++i) {  // "A lds store"
-      const row_col x = warp_raked(C.threads, C.warp_size, C.m_per_block, kb, vec, warp, lane, i);
-      *vector_at<V>(lds, lds_offset(a_layout, x.row, x.col) * 4) = a_staged[i];
-    }
+    for (int i = 0; i < a_copies; ++i) *vector_at<V>(lds, a_to[i]) = a_staged[i];  // "A lds store"
 #pragma unroll
-    for (int i = 0; i < b_copies; ++i) {  // "B lds store"
-      const row_col x = warp_raked(C.threads, C.warp_size, C.n_per_block, kb, vec, warp, lane, i);
-      *vector_at<V>(b_lds, lds_offset(b_layout, x.row, x.col) * 4) = b_staged[i];
-    }
+    for (int i = 0; i < b_copies; ++i) *vector_at<V>(b_lds, b_to[i]) = b_staged[i];  // "B lds store"
     __syncthreads();
     float a[mi_n][gemm_per_lane][kb], b[ni_n][gemm_per_lane][kb];
 #pragma unroll
@@ -244,19 +284,15 @@ __device__ __forceinline__ void gemm_body(const float* a_global, const float* b_
 #pragma unroll
       for (int ki = 0; ki < ki_n; ++ki)
 #pragma unroll
-        for (int i = 0; i < gemm_per_lane; ++i)
-          unpack(*vector_at<V>(lds, lds_offset(a_layout, C.a_row(warp, lane, mi, i), ki * vec) * 4),
-                 &a[mi][i][ki * vec]);
+        for (int i = 0; i < gemm_per_lane; ++i) unpack(*vector_at<V>(lds, a_frag[mi][ki][i]), &a[mi][i][ki * vec]);
 #pragma unroll
     for (int ni = 0; ni < ni_n; ++ni)  // "B lds load"
 #pragma unroll
       for (int ki = 0; ki < ki_n; ++ki)
 #pragma unroll
-        for (int j = 0; j < gemm_per_lane; ++j)
-          unpack(*vector_at<V>(b_lds, lds_offset(b_layout, C.b_row(warp, lane, ni, j), ki * vec) * 4),
-                 &b[ni][j][ki * vec]);
+        for (int j = 0; j < gemm_per_lane; ++j) unpack(*vector_at<V>(b_lds, b_frag[ni][ki][j]), &b[ni][j][ki * vec]);
+    if (k0 + kb < C.k) __syncthreads();  // the step's LDS reads are done: the next step may store
     gemm_accumulate<C>(a, b, acc);
-    if (k0 + kb < C.k) __syncthreads();
   }
 #pragma unroll
   for (int mi = 0; mi < mi_n; ++mi)  // "C global store", one float each
@@ -266,47 +302,71 @@ __device__ __forceinline__ void gemm_body(const float* a_global, const float* b_
       for (int i = 0; i < gemm_per_lane; ++i)
 #pragma unroll
         for (int j = 0; j < gemm_per_lane; ++j)
-          c_global[(block_m + C.a_row(warp, lane, mi, i)) * C.n + block_n + C.b_row(warp, lane, ni, j)] =
+          *vector_at<float>(c_global, ((block_m + C.a_row(warp, lane, mi, i)) * C.n + block_n + C.b_row(warp, lane, ni, j)) * 4) =
               acc[mi][ni][i][j];
 }
 
-// The Morton read: workgroup b copies the band of fh image rows from b*fh to the row-major output.
+// The Morton read: workgroup b copies the band of fh image rows from b*fh to the row-major output. Offsets
+// first, then the accesses (every one through a byte offset: with an element index nvcc built each address
+// with a signed IMAD.WIDE on the pointer fetched into a register by LDC, off the uniform datapath).
 template <morton_config C>
 __device__ __forceinline__ void morton_body(const float* in, float* out) {
+  constexpr int passes = C.passes();
   const int t = thread_index<C.threads>(), warp = t / C.warp_size, lane = t % C.warp_size;
   const int b = block_index();
   __builtin_assume(b < C.grid());  // the host checks the grid (launch_reference)
   const int y0 = b * C.fh;
   const int dy = lane / C.fw, dx = lane % C.fw;  // the lane's texel in a footprint
   if constexpr (C.staging == morton_staging::direct) {
+    int from[passes], to[passes];  // byte offsets
 #pragma unroll
-    for (int k = 0; k < C.passes(); ++k) {
+    for (int k = 0; k < passes; ++k) {
       const int y = y0 + dy, x = (k * C.waves() + warp) * C.fw + dx;
-      const float v = in[morton_input_offset(C, y, x)];  // "texel load"
-      out[y * C.width + x] = v;                          // "texel store"
+      from[k] = morton_input_offset(C, y, x) * 4;
+      to[k] = (y * C.width + x) * 4;
+    }
+#pragma unroll
+    for (int k = 0; k < passes; ++k) {
+      const float v = *vector_at<float>(in, from[k]);  // "texel load"
+      *vector_at<float>(out, to[k]) = v;                // "texel store"
     }
   } else {
     static_assert(C.band_reads() * C.threads == C.fh * C.width, "the band splits exactly over the threads");
-    float* band = reinterpret_cast<float*>(dynamic_lds());
+    constexpr int reads = C.band_reads();
+    unsigned char* band = dynamic_lds();
+    int from[passes], to_band[passes], from_band[reads], to[reads];  // byte offsets
 #pragma unroll
-    for (int k = 0; k < C.passes(); ++k) {
+    for (int k = 0; k < passes; ++k) {
       const int x = (k * C.waves() + warp) * C.fw + dx;
-      const float v = in[morton_input_offset(C, y0 + dy, x)];  // "texel load"
-      band[morton_band_offset(C, dy, x)] = v;                  // "lds store"
+      from[k] = morton_input_offset(C, y0 + dy, x) * 4;
+      to_band[k] = morton_band_offset(C, dy, x) * 4;
+    }
+#pragma unroll
+    for (int i = 0; i < reads; ++i) {  // band texels t, t + threads, ...: a constant count
+      const int e = t + i * C.threads, r = e / C.width, c = e % C.width;
+      from_band[i] = morton_band_offset(C, r, c) * 4;
+      to[i] = ((y0 + r) * C.width + c) * 4;
+    }
+#pragma unroll
+    for (int k = 0; k < passes; ++k) {
+      const float v = *vector_at<float>(in, from[k]);  // "texel load"
+      *vector_at<float>(band, to_band[k]) = v;          // "lds store"
     }
     __syncthreads();
 #pragma unroll
-    for (int i = 0; i < C.band_reads(); ++i) {  // band texels t, t + threads, ...: a constant count
-      const int e = t + i * C.threads, r = e / C.width, c = e % C.width;
-      const float v = band[morton_band_offset(C, r, c)];  // "lds load"
-      out[(y0 + r) * C.width + c] = v;                     // "texel store"
+    for (int i = 0; i < reads; ++i) {
+      const float v = *vector_at<float>(band, from_band[i]);  // "lds load"
+      *vector_at<float>(out, to[i]) = v;                       // "texel store"
     }
   }
 }
 
-// The convolution: thread t of workgroup b computes output element b*threads + t in C.mode. Without padding
-// every pixel of every window is inside the image (conv_always_inside): the test folds to a constant, as in
-// the tilesim kernel, and no load sits behind a branch.
+// The convolution: thread t of workgroup b computes output element b*threads + t in C.mode. Every load of the
+// output is issued first, in the program's order, into registers; then the FMAs, in the program's k order
+// (the same sums, bit for bit). The tilesim kernel's machine code does the same (all loads, then all FMAs);
+// written with each FMA after its loads, nvcc interleaved them, and the first FMA held back every later load
+// until the first ones returned. Without padding every pixel of every window is inside the image
+// (conv_always_inside): the test folds to a constant and no load sits behind a branch.
 template <conv_config C>
 __device__ __forceinline__ void conv_body(const float* x, const float* wt, float* out) {
   const int b = block_index();
@@ -314,7 +374,8 @@ __device__ __forceinline__ void conv_body(const float* x, const float* wt, float
   const int o = b * C.threads + thread_index<C.threads>();
   const int m = o / C.c_out, co = o % C.c_out;
   const int wo = m % C.wo(), ho = m / C.wo() % C.ho(), n = m / (C.wo() * C.ho());
-  float acc = 0.0f;
+  constexpr int taps = C.gemm_k();  // (r, s, c), k = (r*S + s)*CIn + c
+  float v[taps], f[taps];
   if constexpr (C.mode == conv_kind::naive) {
 #pragma unroll
     for (int r = 0; r < C.r; ++r)
@@ -324,9 +385,9 @@ __device__ __forceinline__ void conv_body(const float* x, const float* wt, float
         const bool inside = conv_always_inside(C) || conv_inside(C, hi, wi);
 #pragma unroll
         for (int c = 0; c < C.c_in; ++c) {
-          const float v = inside ? x[conv_input_offset(C, n, hi, wi, c)] : 0.0f;  // "x load"
-          const float f = wt[conv_weight_offset(C, co, r, s, c)];                  // "w load"
-          acc += v * f;
+          const int k = (r * C.s + s) * C.c_in + c;
+          v[k] = inside ? *vector_at<float>(x, conv_input_offset(C, n, hi, wi, c) * 4) : 0.0f;  // "x load"
+          f[k] = *vector_at<float>(wt, conv_weight_offset(C, co, r, s, c) * 4);                  // "w load"
         }
       }
   } else if constexpr (C.mode == conv_kind::sliding) {
@@ -341,9 +402,9 @@ __device__ __forceinline__ void conv_body(const float* x, const float* wt, float
         const int step = (r * C.dilation_h * C.w + s * C.dilation_w) * C.c_in;
 #pragma unroll
         for (int c = 0; c < C.c_in; ++c) {
-          const float v = inside ? x[window + step + c] : 0.0f;        // "window load"
-          const float f = wt[filter + (r * C.s + s) * C.c_in + c];     // "w load"
-          acc += v * f;
+          const int k = (r * C.s + s) * C.c_in + c;
+          v[k] = inside ? *vector_at<float>(x, (window + step + c) * 4) : 0.0f;  // "window load"
+          f[k] = *vector_at<float>(wt, (filter + k) * 4);                         // "w load"
         }
       }
   } else {
@@ -351,36 +412,52 @@ __device__ __forceinline__ void conv_body(const float* x, const float* wt, float
     constexpr int kb = C.k_per_block, vec = C.vector;
 #pragma unroll
     for (int k0 = 0; k0 < C.gemm_k(); k0 += kb) {
-      float a[kb], b[kb];
 #pragma unroll
       for (int j = 0; j < kb; j += vec) {  // "A global load": im2col row m, k = k0 + j .. + vec - 1 (one pixel)
         const int k = k0 + j, r = k / (C.s * C.c_in), s = k / C.c_in % C.s, c = k % C.c_in;
         const int hi = conv_in_h(C, ho, r), wi = conv_in_w(C, wo, s);
-        V v{};
-        if (conv_always_inside(C) || conv_inside(C, hi, wi)) v = *vector_at<V>(x, conv_input_offset(C, n, hi, wi, c) * 4);
-        unpack(v, &a[j]);
+        V a{};
+        if (conv_always_inside(C) || conv_inside(C, hi, wi)) a = *vector_at<V>(x, conv_input_offset(C, n, hi, wi, c) * 4);
+        unpack(a, &v[k]);
       }
 #pragma unroll
       for (int j = 0; j < kb; j += vec)  // "B global load": weights row co
-        unpack(*vector_at<V>(wt, (co * C.gemm_k() + k0 + j) * 4), &b[j]);
-#pragma unroll
-      for (int i = 0; i < kb; ++i) acc += a[i] * b[i];
+        unpack(*vector_at<V>(wt, (co * C.gemm_k() + k0 + j) * 4), &f[k0 + j]);
     }
   }
-  out[o] = acc;  // "out store"
+  float acc = 0.0f;
+#pragma unroll
+  for (int k = 0; k < taps; ++k) acc += v[k] * f[k];
+  *vector_at<float>(out, o * 4) = acc;  // "out store"
 }
 
-// The scalar transpose of an N x N fp32 matrix, one 32 x 32 tile per workgroup of 256 threads.
+// The scalar transpose of an N x N fp32 matrix, one 32 x 32 tile per workgroup of 256 threads: offsets first,
+// then the accesses, each through a byte offset (see morton_body).
 template <int N>
 __device__ __forceinline__ void transpose_body(const float* in, float* out) {
-  float* lds = reinterpret_cast<float*>(dynamic_lds());
+  unsigned char* lds = dynamic_lds();
   const int t = thread_index<transpose_threads>(), b = block_index();
   __builtin_assume(b < (N / transpose_tile) * (N / transpose_tile));  // the host checks the grid
+  int from[transpose_steps], to_lds[transpose_steps], from_lds[transpose_steps], to[transpose_steps];  // bytes
 #pragma unroll
-  for (int i = 0; i < transpose_steps; ++i) lds[transpose_lds_store(t, i)] = in[transpose_load_offset(N, b, t, i)];
+  for (int i = 0; i < transpose_steps; ++i) {
+    from[i] = transpose_load_offset(N, b, t, i) * 4;
+    to_lds[i] = transpose_lds_store(t, i) * 4;
+    from_lds[i] = transpose_lds_load(t, i) * 4;
+    to[i] = transpose_store_offset(N, b, t, i) * 4;
+  }
+  float staged[transpose_steps];
+#pragma unroll
+  for (int i = 0; i < transpose_steps; ++i) {
+    staged[i] = *vector_at<float>(in, from[i]);      // "global load"
+    *vector_at<float>(lds, to_lds[i]) = staged[i];    // "lds store"
+  }
   __syncthreads();
 #pragma unroll
-  for (int i = 0; i < transpose_steps; ++i) out[transpose_store_offset(N, b, t, i)] = lds[transpose_lds_load(t, i)];
+  for (int i = 0; i < transpose_steps; ++i) {
+    const float v = *vector_at<float>(lds, from_lds[i]);  // "lds load"
+    *vector_at<float>(out, to[i]) = v;                     // "global store"
+  }
 }
 
 }  // namespace tilesim::gpu::reference
