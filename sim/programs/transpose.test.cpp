@@ -68,7 +68,7 @@ TEST_CASE("transpose: every access is one 4-byte element; each wave issues 4 of 
 }
 
 TEST_CASE("transpose: the compiled form (constant<transpose_shape>) makes the run-time form's accesses, lane by lane") {
-  constexpr transpose_shape shape{{.n = 64}, 256, 32};
+  static constexpr transpose_shape shape{{.n = 64}, 256, 32};  // static: a captureless lambda names it
   const transpose_params p = shape.params;
   const sim::run_result a = run_transpose(64, 256, 32, [&p](sim::thread_context& ctx) { transpose(ctx, p); });
   const sim::run_result b = run_transpose(64, 256, 32, [](sim::thread_context& ctx) { transpose(ctx, constant<shape>{}); });
