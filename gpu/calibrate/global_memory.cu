@@ -1,0 +1,197 @@
+// tilesim/gpu/calibrate/global_memory.cu: global-memory latency and throughput on an NVIDIA GPU, for the timing model.
+//
+// WHAT IT IS. The measurements behind sim/calibration/*-global.tsv (issue 12: "global memory measured, not
+// assumed"). Two experiments, each printed as TSV rows `experiment  working_set_bytes  value  unit  detail`:
+//   chase    one thread follows a random cyclic chain of 4-byte indices, one per 128-byte line, through a
+//            working set of the given size: cycles per dependent load (clock64 around 4096 loads, best of 5;
+//            a set of at most 2^20 lines is walked whole first, untimed, so the timed loads hit wherever the set
+//            fits; a larger one is not, and each launch starts where no earlier one went, so its loads reach
+//            lines nothing has touched since the host wrote them). ld.global.ca (L1 and L2) and ld.global.cg (L2
+//            only) each: a set that fits L1 gives the L1 hit latency, one that fits L2 (50 MB on an H100) the
+//            L2 hit latency, one far larger (1 GiB) the DRAM latency (with TLB misses folded in).
+//   stream   every SM runs 8 blocks of 256 threads that read the working set as 16-byte vectors
+//            (LDG.E.128, coalesced: 4 sectors per warp per instruction), 8 loads in flight per thread
+//            (unrolled), summing into one word per thread: bytes per SM clock and sectors per SM clock
+//            (cudaEvent time x the SM clock the runtime reports) for a set that fits L2 (read 16 times) and
+//            one that does not.
+// Not part of the Meson build (like calibrate.cu): it runs on the device machine.
+//   nvcc -O3 -std=c++17 -arch=sm_90 -o global_memory gpu/calibrate/global_memory.cu
+//   global_memory                       every experiment at its default sizes
+//   global_memory chase BYTES...        the chase at these working-set sizes
+//
+// WORKED EXAMPLE. `global_memory chase 4194304` builds a chain over 32768 lines of 4 MiB and prints
+//   chase.ca  4194304  <cycles>  cycles/load  ...      chase.cg  4194304  <cycles>  cycles/load  ...
+// where both are L2 hits (4 MiB is past L1's 256 KB and inside L2).
+//
+// INVARIANTS. Every CUDA call is checked (the call and CUDA's message, exit 1); a size that is not a positive
+// multiple of 128 bytes, or too large for the device's memory, is refused before any allocation (exit 2).
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#define CHECK(call)                                                                               \
+  do {                                                                                            \
+    const cudaError_t e = (call);                                                                 \
+    if (e != cudaSuccess) {                                                                       \
+      std::fprintf(stderr, "global_memory: %s failed: %s\n", #call, cudaGetErrorString(e));      \
+      std::exit(1);                                                                               \
+    }                                                                                             \
+  } while (0)
+
+constexpr int chase_loads = 4096;
+
+// One thread: `warm` untimed dependent loads, then `loads` timed ones continuing along the chain;
+// L2Only: ld.global.cg (bypasses L1), else ld.global.ca.
+template <bool L2Only>
+__global__ void chase(const unsigned* chain, unsigned start, long long warm, int loads, long long* cycles,
+                      unsigned* sink) {
+  unsigned i = start;
+  for (long long k = 0; k < warm; ++k) {  // warm-up: the whole chain when it can be cached
+    if constexpr (L2Only) asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(i) : "l"(chain + i));
+    else asm volatile("ld.global.ca.u32 %0, [%1];" : "=r"(i) : "l"(chain + i));
+  }
+  const long long begin = clock64();
+  for (int k = 0; k < loads; ++k) {
+    if constexpr (L2Only) asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(i) : "l"(chain + i));
+    else asm volatile("ld.global.ca.u32 %0, [%1];" : "=r"(i) : "l"(chain + i));
+  }
+  const long long end = clock64();
+  *cycles = end - begin;
+  *sink = i;
+}
+
+// Reads `vectors` uint4 `passes` times; 8 independent loads per thread per iteration.
+__global__ void stream(const uint4* data, long long vectors, int passes, unsigned* sink) {
+  const long long threads = static_cast<long long>(gridDim.x) * blockDim.x;
+  const long long t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  unsigned acc = 0;
+  for (int p = 0; p < passes; ++p)
+    for (long long base = t; base < vectors; base += 8 * threads) {
+      uint4 v[8];
+#pragma unroll
+      for (int u = 0; u < 8; ++u) {
+        const long long at = base + u * threads;
+        v[u] = at < vectors ? data[at] : uint4{0, 0, 0, 0};
+      }
+#pragma unroll
+      for (int u = 0; u < 8; ++u) acc += v[u].x ^ v[u].y ^ v[u].z ^ v[u].w;
+    }
+  sink[t] = acc;
+}
+
+int clock_khz() {
+  int khz = 0;
+  CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0));
+  return khz;
+}
+
+void run_chase(std::size_t bytes) {
+  const std::size_t lines = bytes / 128, words = bytes / 4;
+  std::vector<unsigned> order(lines), chain(words, 0);
+  for (std::size_t i = 0; i < lines; ++i) order[i] = static_cast<unsigned>(i);
+  std::mt19937_64 g(20261124);
+  for (std::size_t i = lines - 1; i > 0; --i) std::swap(order[i], order[g() % (i + 1)]);
+  for (std::size_t i = 0; i < lines; ++i) chain[order[i] * 32] = order[(i + 1) % lines] * 32;  // word index of the next line
+  unsigned *d_chain, *d_sink;
+  long long* d_cycles;
+  CHECK(cudaMalloc(&d_chain, bytes));
+  CHECK(cudaMalloc(&d_sink, sizeof(unsigned)));
+  CHECK(cudaMalloc(&d_cycles, sizeof(long long)));
+  CHECK(cudaMemcpy(d_chain, chain.data(), bytes, cudaMemcpyHostToDevice));
+  const int loads = chase_loads;
+  // A set that can stay in L2 is walked whole first, so the timed loads (which go on around the cycle) hit;
+  // a larger one is not, so they reach lines nothing has touched (DRAM).
+  const long long warm = lines <= (std::size_t{1} << 20) ? static_cast<long long>(lines) : 0;
+  for (int l2_only = 0; l2_only < 2; ++l2_only) {
+    long long best = -1;
+    for (int r = 0; r < 5; ++r) {
+      // An unwarmed set starts each launch at a line no earlier launch reached (10 launches x 4096 loads).
+      const std::size_t at = warm ? 0 : ((2 * r + l2_only) * static_cast<std::size_t>(loads)) % lines;
+      const unsigned start = order[at] * 32;
+      if (l2_only) chase<true><<<1, 1>>>(d_chain, start, warm, loads, d_cycles, d_sink);
+      else chase<false><<<1, 1>>>(d_chain, start, warm, loads, d_cycles, d_sink);
+      CHECK(cudaGetLastError());
+      CHECK(cudaDeviceSynchronize());
+      long long c = 0;
+      CHECK(cudaMemcpy(&c, d_cycles, sizeof c, cudaMemcpyDeviceToHost));
+      if (best < 0 || c < best) best = c;
+    }
+    std::printf("chase.%s\t%zu\t%.1f\tcycles/load\t%d dependent loads over %zu lines after %lld warm-up loads, best of 5\n",
+                l2_only ? "cg" : "ca", bytes, static_cast<double>(best) / loads, loads, lines, warm);
+  }
+  CHECK(cudaFree(d_chain));
+  CHECK(cudaFree(d_sink));
+  CHECK(cudaFree(d_cycles));
+}
+
+void run_stream(std::size_t bytes, int passes) {
+  int sms = 0;
+  CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const int blocks = sms * 8, threads = 256;
+  uint4* d_data;
+  unsigned* d_sink;
+  CHECK(cudaMalloc(&d_data, bytes));
+  CHECK(cudaMemset(d_data, 1, bytes));
+  CHECK(cudaMalloc(&d_sink, sizeof(unsigned) * blocks * threads));
+  cudaEvent_t a, b;
+  CHECK(cudaEventCreate(&a));
+  CHECK(cudaEventCreate(&b));
+  stream<<<blocks, threads>>>(d_data, static_cast<long long>(bytes / 16), 1, d_sink);  // warm-up
+  CHECK(cudaGetLastError());
+  CHECK(cudaDeviceSynchronize());
+  float best_ms = 1e30f;
+  for (int r = 0; r < 5; ++r) {
+    CHECK(cudaEventRecord(a));
+    stream<<<blocks, threads>>>(d_data, static_cast<long long>(bytes / 16), passes, d_sink);
+    CHECK(cudaEventRecord(b));
+    CHECK(cudaEventSynchronize(b));
+    float ms = 0;
+    CHECK(cudaEventElapsedTime(&ms, a, b));
+    if (ms < best_ms) best_ms = ms;
+  }
+  const double total = static_cast<double>(bytes) * passes, sm_clocks = best_ms * 1e-3 * clock_khz() * 1e3;
+  std::printf("stream\t%zu\t%.2f\tbytes/SM clock\t%d passes, %d SMs x 8 blocks x 256 threads, %.1f GB/s, best of 5\n",
+              bytes, total / sm_clocks / sms, passes, sms, total / (best_ms * 1e-3) / 1e9);
+  std::printf("stream\t%zu\t%.3f\tsectors/SM clock\t(32-byte sectors)\n", bytes, total / 32 / sm_clocks / sms);
+  CHECK(cudaFree(d_data));
+  CHECK(cudaFree(d_sink));
+}
+
+int main(int argc, char** argv) {
+  std::size_t free_bytes = 0, total_bytes = 0;
+  std::vector<std::size_t> sizes;
+  for (int i = 2; i < argc; ++i) {
+    char* end = nullptr;
+    const unsigned long long v = std::strtoull(argv[i], &end, 10);
+    if (!end || *end || v == 0 || v % 128) {
+      std::fprintf(stderr, "global_memory: size \"%s\" is not a positive multiple of 128 bytes\n", argv[i]);
+      return 2;
+    }
+    sizes.push_back(v);
+  }
+  if (argc >= 2 && std::string(argv[1]) != "chase") {
+    std::fprintf(stderr, "usage: global_memory [chase BYTES...]\n");
+    return 2;
+  }
+  CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  for (std::size_t s : sizes)
+    if (s > free_bytes / 2) {
+      std::fprintf(stderr, "global_memory: %zu bytes is more than half the device's free memory (%zu)\n", s, free_bytes);
+      return 2;
+    }
+  cudaDeviceProp prop{};
+  CHECK(cudaGetDeviceProperties(&prop, 0));
+  std::printf("# %s, %d SMs, SM clock %d kHz, L2 %d bytes\n", prop.name, prop.multiProcessorCount, clock_khz(),
+              prop.l2CacheSize);
+  std::printf("experiment\tworking_set_bytes\tvalue\tunit\tdetail\n");
+  if (sizes.empty()) sizes = {16384, 131072, 4u << 20, 32u << 20, 1u << 30};
+  for (std::size_t s : sizes) run_chase(s);
+  if (argc < 2) {
+    run_stream(8u << 20, 16);   // fits L2
+    run_stream(2u << 30, 1);    // far past L2: DRAM
+  }
+  return 0;
+}
