@@ -40,6 +40,12 @@
 // and 20-23, takes rows 0-3 and 20-23 at k 0: on row_major (64-byte rows) the even rows start at bank 0
 // and the odd ones at bank 16, four lanes on each bank quad (4-way).
 //
+// TWO FORMS (spec/constant.hpp). copy_tile takes its launch structure, copy_shape (params, threads, wave, grid),
+// as a value (copy_tile<T>(ctx, params) builds it from the context: the command line, the tests) or as
+// constant<copy_shape{...}> (a GPU kernel, gpu/compiled_shapes.hpp, and the simulator running that very
+// instance): the same statements, with derive() turning each encoding and descriptor into a constant, so the
+// windows are static_tile_windows and the registers an exact static_distributed_tensor.
+//
 // INVARIANTS: output == input for every layout and read order (copy.test.cpp); a parameter set the pattern
 // or a layout rejects throws spec_error (require), which the engine reports with the thread; the program
 // touches nothing but the context and spec/ (it compiles as a HIP kernel body).

@@ -55,6 +55,10 @@
 // then 32 "A lds load" and 32 "B lds load" (16 bytes); at the end 16 "C global store" of 4 bytes. Thread 9
 // (warp 0, lane 9: lm = 1, ln = 1) computes C rows 1, 9, 17, 25 x cols 1, 9, 17, 25.
 //
+// TWO FORMS: gemm_tile takes gemm_shape (params, threads, wave) as a value or as constant<gemm_shape{...}>
+// (copy.hpp says how); with a constant, the warp grid is one too and the FMAs unroll (for_range), every
+// register index a constant.
+//
 // INVARIANTS: C == A * B^T exactly when every partial sum is exact in float (gemm_tile.test.cpp, all layouts,
 // wave 64 and 32); each C element is owned by exactly one thread, whose A and B fragments hold exactly its
 // rows and columns for every k; a parameter set that does not split exactly throws spec_error (the engine

@@ -9,8 +9,8 @@
 // exactly one vector per thread (M * N == threads * Vector), so a thread's offsets are two numbers computed
 // once from spec (the encodings' x_of and the LDS descriptor's calculate_offset) and the loop is a single
 // LDS instruction and Vector adds: on a GPU the time is the LDS pipe's, which is what the simulator's
-// timing model prices. The copy and GEMM programs spend most of their GPU time in spec's run-time tile
-// windows instead (gpu/recordings/README.md).
+// timing model prices. The tile shape comes in either form (copy.hpp's copy_shape, or constant<copy_shape>
+// in a kernel); the iteration count stays a run-time value.
 //
 // WORKED EXAMPLE. fp16, 64 x 32, Vector 8, 256 threads, wave 32, lanes_down_rows, row_major LDS: lane l of
 // warp w reads row 8*w + l % 8... each LDS.128 phase of 8 lanes reads 8 rows 64 bytes apart: 2 lanes per
