@@ -36,45 +36,51 @@ using programs::gemm_shape;
 
 inline constexpr index_t sm90_wave = 32;
 
+// The builders below serve both targets: the sm90 tables here pass sm90_wave, gpu/amd/amd_shapes.hpp its wave 64.
+
 // The built-in copy points: rows x cols, `vector` elements, lanes_down_rows read, grid 64.
-constexpr copy_shape builtin_copy(index_t rows, index_t cols, index_t vector, copy_lds_layout layout) {
+constexpr copy_shape builtin_copy(index_t rows, index_t cols, index_t vector, copy_lds_layout layout,
+                                  index_t wave = sm90_wave) {
   copy_params p;
   p.rows = rows;
   p.cols = cols;
   p.vector = vector;
   p.layout = layout;
   p.read = copy_read_order::lanes_down_rows;
-  return {p, 256, sm90_wave, 64};
+  return {p, 256, wave, 64};
 }
 
-// examples/lds_index_swap's sm90 cases: CK's 128 x 32 fp16 A tile, ldmatrix read (R = 16), one workgroup.
-constexpr copy_shape lds_index_swap_sm90(copy_lds_layout layout, ck_lds_order order) {
+// examples/lds_index_swap's cases: CK's 128 x 32 fp16 A tile read as the operand with R rows per lane group
+// (ldmatrix on sm90: R = 16; MFMA on gfx9: R = 32), one workgroup.
+constexpr copy_shape lds_index_swap_tile(copy_lds_layout layout, ck_lds_order order, index_t lane_rows = 16,
+                                         index_t wave = sm90_wave) {
   copy_params p;
   p.rows = 128;
   p.cols = 32;
   p.vector = 8;
   p.layout = layout;
   p.read = copy_read_order::gemm_operand;
-  p.lane_rows = 16;
+  p.lane_rows = lane_rows;
   p.ck_order = order;
-  return {p, 256, sm90_wave, 1};
+  return {p, 256, wave, 1};
 }
 
-// examples/cute_swizzle's sm90 cases: 128 x width fp16, ldmatrix read, element Swizzle<bits, 3, 3> (bits < 0: row-major).
-constexpr copy_shape cute_swizzle_sm90(index_t width, int bits) {
+// examples/cute_swizzle's cases: 128 x width fp16 read as the operand (R as above), element Swizzle<bits, 3, 3>
+// (bits < 0: row-major).
+constexpr copy_shape cute_swizzle_tile(index_t width, int bits, index_t lane_rows = 16, index_t wave = sm90_wave) {
   copy_params p;
   p.rows = 128;
   p.cols = width;
   p.vector = 8;
   p.read = copy_read_order::gemm_operand;
-  p.lane_rows = 16;
+  p.lane_rows = lane_rows;
   p.layout = bits < 0 ? copy_lds_layout::row_major : copy_lds_layout::cute_swizzle;
   if (bits >= 0) {
     p.swizzle_bits = bits;
     p.swizzle_base = 3;
     p.swizzle_shift = 3;
   }
-  return {p, 256, sm90_wave, 1};
+  return {p, 256, wave, 1};
 }
 
 inline constexpr copy_shape copy_fp16_shapes[] = {
@@ -85,17 +91,17 @@ inline constexpr copy_shape copy_fp16_shapes[] = {
     builtin_copy(64, 64, 8, copy_lds_layout::row_major),
     builtin_copy(64, 64, 8, copy_lds_layout::ck_xor),
     builtin_copy(64, 64, 8, copy_lds_layout::cute_swizzle),
-    lds_index_swap_sm90(copy_lds_layout::row_major, ck_lds_order::l_k0_2025),
-    lds_index_swap_sm90(copy_lds_layout::padded, ck_lds_order::l_k0_2025),
-    lds_index_swap_sm90(copy_lds_layout::ck_xor, ck_lds_order::k0_l_2024),
-    lds_index_swap_sm90(copy_lds_layout::ck_xor, ck_lds_order::l_k0_2025),
-    cute_swizzle_sm90(64, -1),
-    cute_swizzle_sm90(64, 1),
-    cute_swizzle_sm90(64, 2),
-    cute_swizzle_sm90(64, 3),
-    cute_swizzle_sm90(16, -1),
-    cute_swizzle_sm90(16, 1),
-    cute_swizzle_sm90(32, 2),  // (its row-major 8x32 baseline is lds-index-swap's row-major shape, above)
+    lds_index_swap_tile(copy_lds_layout::row_major, ck_lds_order::l_k0_2025),
+    lds_index_swap_tile(copy_lds_layout::padded, ck_lds_order::l_k0_2025),
+    lds_index_swap_tile(copy_lds_layout::ck_xor, ck_lds_order::k0_l_2024),
+    lds_index_swap_tile(copy_lds_layout::ck_xor, ck_lds_order::l_k0_2025),
+    cute_swizzle_tile(64, -1),
+    cute_swizzle_tile(64, 1),
+    cute_swizzle_tile(64, 2),
+    cute_swizzle_tile(64, 3),
+    cute_swizzle_tile(16, -1),
+    cute_swizzle_tile(16, 1),
+    cute_swizzle_tile(32, 2),  // (its row-major 8x32 baseline is lds-index-swap's row-major shape, above)
 };
 
 inline constexpr copy_shape copy_fp32_shapes[] = {
@@ -106,14 +112,14 @@ inline constexpr copy_shape copy_fp32_shapes[] = {
 
 // The LDS sweep's tiles (sim/programs/lds_sweep.hpp; the iteration count stays a run-time argument): 32 x 32
 // u32, vector 4, lanes_down_rows, grid 8, in each LDS layout.
-constexpr copy_shape sweep_tile(copy_lds_layout layout) {
+constexpr copy_shape sweep_tile(copy_lds_layout layout, index_t wave = sm90_wave) {
   copy_params p;
   p.rows = 32;
   p.cols = 32;
   p.vector = 4;
   p.layout = layout;
   p.read = copy_read_order::lanes_down_rows;
-  return {p, 256, sm90_wave, 8};
+  return {p, 256, wave, 8};
 }
 
 inline constexpr copy_shape lds_sweep_shapes[] = {
@@ -124,16 +130,17 @@ inline constexpr copy_shape lds_sweep_shapes[] = {
 };
 
 // The built-in GEMM points: mn x mn x k with the default 64 x 64 x 32 block tile, 256 threads.
-constexpr gemm_shape builtin_gemm(index_t mn, index_t k, gemm_lds_layout layout) {
+constexpr gemm_shape builtin_gemm(index_t mn, index_t k, gemm_lds_layout layout, index_t wave = sm90_wave) {
   gemm_params p;
   p.m = p.n = mn;
   p.k = k;
   p.layout = layout;
-  return {p, 256, sm90_wave};
+  return {p, 256, wave};
 }
 
-// examples/gemm's sm90 cases: 64 x 64 x 64 in 32 x 32 x 8 block tiles, one warp per block.
-constexpr gemm_shape gemm_example_sm90(gemm_lds_layout layout) {
+// examples/gemm's cases: 64 x 64 x 64 in 32 x 32 x 8 block tiles, 64 threads per block (two warps on sm90,
+// one wave on gfx9).
+constexpr gemm_shape gemm_example(gemm_lds_layout layout, index_t wave = sm90_wave) {
   gemm_params p;
   p.m = p.n = p.k = 64;
   p.m_per_block = p.n_per_block = 32;
@@ -141,7 +148,7 @@ constexpr gemm_shape gemm_example_sm90(gemm_lds_layout layout) {
   p.vector = 4;
   p.m_warps = 1;
   p.layout = layout;
-  return {p, 64, sm90_wave};
+  return {p, 64, wave};
 }
 
 inline constexpr gemm_shape gemm_shapes[] = {
@@ -150,9 +157,9 @@ inline constexpr gemm_shape gemm_shapes[] = {
     builtin_gemm(128, 64, gemm_lds_layout::ck_xor),
     builtin_gemm(256, 128, gemm_lds_layout::row_major),
     builtin_gemm(256, 128, gemm_lds_layout::ck_xor),
-    gemm_example_sm90(gemm_lds_layout::row_major),
-    gemm_example_sm90(gemm_lds_layout::padded),
-    gemm_example_sm90(gemm_lds_layout::ck_xor),
+    gemm_example(gemm_lds_layout::row_major),
+    gemm_example(gemm_lds_layout::padded),
+    gemm_example(gemm_lds_layout::ck_xor),
 };
 
 // The scalar transpose (sim/programs/transpose.hpp): n x n fp32, n = 64, 256, 1024, 256 threads.
@@ -180,22 +187,6 @@ inline constexpr examples::conv_shape conv_shapes[] = {
     examples::conv_example_shape(examples::conv_problem::nhwc, examples::conv_mode::sliding, sm90_wave),
     examples::conv_example_shape(examples::conv_problem::nhwc, examples::conv_mode::im2col, sm90_wave),
 };
-
-constexpr bool operator==(const examples::conv_shape& a, const examples::conv_shape& b) {
-  return a.params == b.params && a.threads == b.threads && a.warp_size == b.warp_size && a.grid == b.grid;
-}
-constexpr bool operator==(const examples::morton_shape& a, const examples::morton_shape& b) {
-  return a.params == b.params && a.threads == b.threads && a.warp_size == b.warp_size && a.grid == b.grid;
-}
-constexpr bool operator==(const programs::transpose_shape& a, const programs::transpose_shape& b) {
-  return a.params == b.params && a.threads == b.threads && a.warp_size == b.warp_size;
-}
-constexpr bool operator==(const copy_shape& a, const copy_shape& b) {
-  return a.params == b.params && a.threads == b.threads && a.warp_size == b.warp_size && a.grid == b.grid;
-}
-constexpr bool operator==(const gemm_shape& a, const gemm_shape& b) {
-  return a.params == b.params && a.threads == b.threads && a.warp_size == b.warp_size;
-}
 
 // The index of `shape` in `table`, or -1: find_shape(copy_fp32_shapes, builtin_copy(64, 32, 4, padded)) == 1.
 template <class Shape, std::size_t N>

@@ -184,6 +184,7 @@ struct conv_shape {
   index_t threads = 16, warp_size = 32, grid = 1;
   // check_conv of this launch: the first rule it breaks, naming the values.
   TILESIM_HOST_DEVICE constexpr violation check() const { return check_conv(params, threads, grid, warp_size); }
+  bool operator==(const conv_shape&) const = default;
 };
 
 // True for a valid compile-time shape; each broken rule is a static_assert with the rule's text.

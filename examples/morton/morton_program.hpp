@@ -275,6 +275,7 @@ struct morton_shape {
   TILESIM_HOST_DEVICE constexpr violation check() const {
     return check_morton_params(params, warp_size, threads, grid);
   }
+  bool operator==(const morton_shape&) const = default;
 };
 
 // True for a valid compile-time shape; each broken rule is a static_assert with the rule's text.

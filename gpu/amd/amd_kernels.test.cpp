@@ -769,7 +769,6 @@ TEST_CASE("amd: every gfx90a/gfx942 example case has an AMD shape, and every bui
   CHECK(cases == 4 + 4 + 4 + 3 + 4 + 6);
 
   // The sm90 tables' shapes that are no example's sm90 case: the built-in points and the transpose.
-  using gpu::compiled::operator==;
   auto is_example = [](const auto& list, const auto& s) {
     for (const auto& e : list)
       if (e == s) return true;

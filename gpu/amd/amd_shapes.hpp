@@ -38,133 +38,66 @@
 namespace tilesim::gpu::amd {
 
 using programs::copy_lds_layout;
-using programs::copy_params;
-using programs::copy_read_order;
 using programs::copy_shape;
 using programs::gemm_lds_layout;
-using programs::gemm_params;
 using programs::gemm_shape;
 
 // The wave of every AMD shape: gfx90a and gfx940/gfx942 (CDNA2, CDNA3) run 64 lanes per wave.
 inline constexpr index_t amd_wave = 64;
 
-// The built-in copy points at wave 64: rows x cols, `vector` elements, lanes_down_rows read, grid 64, 256 threads.
-constexpr copy_shape builtin_copy(index_t rows, index_t cols, index_t vector, copy_lds_layout layout) {
-  copy_params p;
-  p.rows = rows;
-  p.cols = cols;
-  p.vector = vector;
-  p.layout = layout;
-  p.read = copy_read_order::lanes_down_rows;
-  return {p, 256, amd_wave, 64};
-}
-
-// examples/lds_index_swap's gfx942 (and gfx90a) cases: CK's 128 x 32 fp16 A tile, MFMA read (R = 32), one workgroup.
-constexpr copy_shape lds_index_swap_gfx942(copy_lds_layout layout, ck_lds_order order) {
-  copy_params p;
-  p.rows = 128;
-  p.cols = 32;
-  p.vector = 8;
-  p.layout = layout;
-  p.read = copy_read_order::gemm_operand;
-  p.lane_rows = 32;
-  p.ck_order = order;
-  return {p, 256, amd_wave, 1};
-}
-
-// examples/cute_swizzle's gfx942 cases: 128 x 64 fp16, MFMA read (R = 32), element Swizzle<bits, 3, 3> (bits < 0: row-major).
-constexpr copy_shape cute_swizzle_gfx942(int bits) {
-  copy_params p;
-  p.rows = 128;
-  p.cols = 64;
-  p.vector = 8;
-  p.read = copy_read_order::gemm_operand;
-  p.lane_rows = 32;
-  p.layout = bits < 0 ? copy_lds_layout::row_major : copy_lds_layout::cute_swizzle;
-  if (bits >= 0) {
-    p.swizzle_bits = bits;
-    p.swizzle_base = 3;
-    p.swizzle_shift = 3;
-  }
-  return {p, 256, amd_wave, 1};
-}
+// The builders are gpu/compiled_shapes.hpp's, at wave 64 (and, for the operand reads, the MFMA's R = 32).
+using compiled::builtin_copy;
+using compiled::builtin_gemm;
+using compiled::cute_swizzle_tile;
+using compiled::gemm_example;
+using compiled::lds_index_swap_tile;
+using compiled::sweep_tile;
+inline constexpr index_t mfma_lane_rows = 32;
 
 // fp16 copies: the built-in points (0-6), lds_index_swap's gfx942 cases (7-10), cute_swizzle's (11-14).
 inline constexpr copy_shape amd_copy_fp16_shapes[] = {
-    builtin_copy(64, 32, 8, copy_lds_layout::row_major),
-    builtin_copy(64, 32, 8, copy_lds_layout::padded),
-    builtin_copy(64, 32, 8, copy_lds_layout::ck_xor),
-    builtin_copy(64, 32, 8, copy_lds_layout::cute_swizzle),
-    builtin_copy(64, 64, 8, copy_lds_layout::row_major),
-    builtin_copy(64, 64, 8, copy_lds_layout::ck_xor),
-    builtin_copy(64, 64, 8, copy_lds_layout::cute_swizzle),
-    lds_index_swap_gfx942(copy_lds_layout::row_major, ck_lds_order::l_k0_2025),
-    lds_index_swap_gfx942(copy_lds_layout::padded, ck_lds_order::l_k0_2025),
-    lds_index_swap_gfx942(copy_lds_layout::ck_xor, ck_lds_order::k0_l_2024),
-    lds_index_swap_gfx942(copy_lds_layout::ck_xor, ck_lds_order::l_k0_2025),
-    cute_swizzle_gfx942(-1),
-    cute_swizzle_gfx942(1),
-    cute_swizzle_gfx942(2),
-    cute_swizzle_gfx942(3),
+    builtin_copy(64, 32, 8, copy_lds_layout::row_major, amd_wave),
+    builtin_copy(64, 32, 8, copy_lds_layout::padded, amd_wave),
+    builtin_copy(64, 32, 8, copy_lds_layout::ck_xor, amd_wave),
+    builtin_copy(64, 32, 8, copy_lds_layout::cute_swizzle, amd_wave),
+    builtin_copy(64, 64, 8, copy_lds_layout::row_major, amd_wave),
+    builtin_copy(64, 64, 8, copy_lds_layout::ck_xor, amd_wave),
+    builtin_copy(64, 64, 8, copy_lds_layout::cute_swizzle, amd_wave),
+    lds_index_swap_tile(copy_lds_layout::row_major, ck_lds_order::l_k0_2025, mfma_lane_rows, amd_wave),
+    lds_index_swap_tile(copy_lds_layout::padded, ck_lds_order::l_k0_2025, mfma_lane_rows, amd_wave),
+    lds_index_swap_tile(copy_lds_layout::ck_xor, ck_lds_order::k0_l_2024, mfma_lane_rows, amd_wave),
+    lds_index_swap_tile(copy_lds_layout::ck_xor, ck_lds_order::l_k0_2025, mfma_lane_rows, amd_wave),
+    cute_swizzle_tile(64, -1, mfma_lane_rows, amd_wave),
+    cute_swizzle_tile(64, 1, mfma_lane_rows, amd_wave),
+    cute_swizzle_tile(64, 2, mfma_lane_rows, amd_wave),
+    cute_swizzle_tile(64, 3, mfma_lane_rows, amd_wave),
 };
 
 // fp32 copies: the built-in points.
 inline constexpr copy_shape amd_copy_fp32_shapes[] = {
-    builtin_copy(64, 32, 4, copy_lds_layout::row_major),
-    builtin_copy(64, 32, 4, copy_lds_layout::padded),
-    builtin_copy(64, 32, 4, copy_lds_layout::ck_xor),
+    builtin_copy(64, 32, 4, copy_lds_layout::row_major, amd_wave),
+    builtin_copy(64, 32, 4, copy_lds_layout::padded, amd_wave),
+    builtin_copy(64, 32, 4, copy_lds_layout::ck_xor, amd_wave),
 };
-
-// The LDS sweep's tiles at wave 64: 32 x 32 u32, vector 4, lanes_down_rows, grid 8, 256 threads (iterations: run time).
-constexpr copy_shape sweep_tile(copy_lds_layout layout) {
-  copy_params p;
-  p.rows = 32;
-  p.cols = 32;
-  p.vector = 4;
-  p.layout = layout;
-  p.read = copy_read_order::lanes_down_rows;
-  return {p, 256, amd_wave, 8};
-}
 
 // The sweep's tile in each LDS layout.
 inline constexpr copy_shape amd_lds_sweep_shapes[] = {
-    sweep_tile(copy_lds_layout::row_major),
-    sweep_tile(copy_lds_layout::padded),
-    sweep_tile(copy_lds_layout::ck_xor),
-    sweep_tile(copy_lds_layout::cute_swizzle),
+    sweep_tile(copy_lds_layout::row_major, amd_wave),
+    sweep_tile(copy_lds_layout::padded, amd_wave),
+    sweep_tile(copy_lds_layout::ck_xor, amd_wave),
+    sweep_tile(copy_lds_layout::cute_swizzle, amd_wave),
 };
-
-// The built-in GEMM points at wave 64: mn x mn x k, the default 64 x 64 x 32 block tiles, 256 threads (2 x 2 waves).
-constexpr gemm_shape builtin_gemm(index_t mn, index_t k, gemm_lds_layout layout) {
-  gemm_params p;
-  p.m = p.n = mn;
-  p.k = k;
-  p.layout = layout;
-  return {p, 256, amd_wave};
-}
-
-// examples/gemm's gfx942 cases: 64 x 64 x 64 in 32 x 32 x 8 block tiles, 4 floats per vector, one wave of 64.
-constexpr gemm_shape gemm_example_gfx942(gemm_lds_layout layout) {
-  gemm_params p;
-  p.m = p.n = p.k = 64;
-  p.m_per_block = p.n_per_block = 32;
-  p.k_per_block = 8;
-  p.vector = 4;
-  p.m_warps = 1;
-  p.layout = layout;
-  return {p, 64, amd_wave};
-}
 
 // GEMMs: the built-in points (0-4), examples/gemm's gfx942 cases (5-7).
 inline constexpr gemm_shape amd_gemm_shapes[] = {
-    builtin_gemm(128, 64, gemm_lds_layout::row_major),
-    builtin_gemm(128, 64, gemm_lds_layout::padded),
-    builtin_gemm(128, 64, gemm_lds_layout::ck_xor),
-    builtin_gemm(256, 128, gemm_lds_layout::row_major),
-    builtin_gemm(256, 128, gemm_lds_layout::ck_xor),
-    gemm_example_gfx942(gemm_lds_layout::row_major),
-    gemm_example_gfx942(gemm_lds_layout::padded),
-    gemm_example_gfx942(gemm_lds_layout::ck_xor),
+    builtin_gemm(128, 64, gemm_lds_layout::row_major, amd_wave),
+    builtin_gemm(128, 64, gemm_lds_layout::padded, amd_wave),
+    builtin_gemm(128, 64, gemm_lds_layout::ck_xor, amd_wave),
+    builtin_gemm(256, 128, gemm_lds_layout::row_major, amd_wave),
+    builtin_gemm(256, 128, gemm_lds_layout::ck_xor, amd_wave),
+    gemm_example(gemm_lds_layout::row_major, amd_wave),
+    gemm_example(gemm_lds_layout::padded, amd_wave),
+    gemm_example(gemm_lds_layout::ck_xor, amd_wave),
 };
 
 // The scalar transpose (sim/programs/transpose.hpp): n x n fp32, 256 threads, wave 64.

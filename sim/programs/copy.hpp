@@ -203,6 +203,7 @@ TILESIM_HOST_DEVICE void with_copy_lds_descriptor(const copy_params& p, index_t 
 struct copy_shape {
   copy_params params{};
   index_t threads = 256, warp_size = 32, grid = 1;
+  bool operator==(const copy_shape&) const = default;
 };
 
 // The launch of p on ctx: copy_shape_of(ctx, p) == {p, ctx.block_size(), ctx.warp_size(), ctx.grid_size()}.

@@ -106,6 +106,7 @@ struct gemm_params {
 struct gemm_shape {
   gemm_params params{};
   index_t threads = 256, warp_size = 32;
+  bool operator==(const gemm_shape&) const = default;
 };
 
 // The lane grid of a warp: 8 lanes down the rows, 4 x 4 outputs per lane (see WARP SPLIT).

@@ -39,6 +39,7 @@ inline constexpr index_t transpose_lds_pitch = 33;  // floats per LDS row: one m
 struct transpose_shape {
   transpose_params params{};
   index_t threads = 256, warp_size = 32;
+  bool operator==(const transpose_shape&) const = default;
 };
 
 // Workgroups of an n x n transpose: transpose_workgroups({.n = 256}) == 64.
