@@ -16,6 +16,7 @@
 #include "sim/engine/engine.hpp"
 #include "sim/models/global_coalescing.hpp"
 #include "sim/report/program_report.hpp"
+#include "sim/engine/same_accesses.test.hpp"
 
 using namespace tilesim;
 using namespace tilesim::examples;
@@ -155,29 +156,6 @@ sim::run_result run_conv_body(const conv_case& c, Body&& body) {
   mem.add<float>("w", ops.weights);
   mem.add<float>("out", conv_output_count(c.params), std::numeric_limits<float>::quiet_NaN());
   return sim::run(launch_on(c.arch, c.grid, c.block), std::move(mem), std::forward<Body>(body));
-}
-
-// Every wave instruction of two runs, lane by lane: same label, space, kind, width and addresses, in order.
-void check_same_accesses(const sim::run_result& a, const sim::run_result& b) {
-  REQUIRE(a.workgroups.size() == b.workgroups.size());
-  for (std::size_t g = 0; g < a.workgroups.size(); ++g) {
-    REQUIRE(a.workgroups[g].waves.size() == b.workgroups[g].waves.size());
-    for (std::size_t w = 0; w < a.workgroups[g].waves.size(); ++w) {
-      const auto& x = a.workgroups[g].waves[w].instructions;
-      const auto& y = b.workgroups[g].waves[w].instructions;
-      REQUIRE(x.size() == y.size());
-      for (std::size_t i = 0; i < x.size(); ++i) {
-        CAPTURE(g);
-        CAPTURE(w);
-        CAPTURE(i);
-        CHECK(x[i].access.label == y[i].access.label);
-        CHECK(x[i].access.space == y[i].access.space);
-        CHECK(x[i].access.kind == y[i].access.kind);
-        CHECK(x[i].access.width == y[i].access.width);
-        CHECK(x[i].access.address == y[i].access.address);
-      }
-    }
-  }
 }
 
 // The geometry of the worked examples, at compile time: 6x6 on sm90, and the NHWC im2col split on both waves.
@@ -461,7 +439,7 @@ TEST_CASE("conv: the compiled form (constant<conv_shape>) of every case records 
     const sim::run_result compiled = run_conv_body(c, [](sim::thread_context& ctx) { conv(ctx, shape{}); });
     CHECK(runtime.clean());
     CHECK(compiled.clean());
-    check_same_accesses(compiled, runtime);
+    sim::testing::check_same_accesses(compiled, runtime);
     const std::vector<float> out = compiled.memory.get<float>(2);
     CHECK(out == runtime.memory.get<float>(2));  // NaN never compares equal: every element was written
     const conv_operands ops = conv_inputs(c.params);

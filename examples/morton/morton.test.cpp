@@ -10,6 +10,7 @@
 #include "sim/models/global_coalescing.hpp"
 #include "sim/report/program_report.hpp"
 #include "spec/error_of.test.hpp"
+#include "sim/engine/same_accesses.test.hpp"
 
 using namespace tilesim;
 using namespace tilesim::examples;
@@ -52,29 +53,6 @@ sim::run_result run_case(const morton_case& c) {
   return run_morton(launch_on(c.arch, c.grid, c.block), c.params, morton_image(c.params.height, c.params.width));
 }
 
-// Every wave instruction of two runs, lane by lane: same label, space, kind, width and addresses.
-void check_same_accesses(const sim::run_result& a, const sim::run_result& b) {
-  REQUIRE(a.workgroups.size() == b.workgroups.size());
-  for (std::size_t g = 0; g < a.workgroups.size(); ++g) {
-    REQUIRE(a.workgroups[g].waves.size() == b.workgroups[g].waves.size());
-    for (std::size_t w = 0; w < a.workgroups[g].waves.size(); ++w) {
-      const auto& x = a.workgroups[g].waves[w].instructions;
-      const auto& y = b.workgroups[g].waves[w].instructions;
-      REQUIRE(x.size() == y.size());
-      for (std::size_t i = 0; i < x.size(); ++i) {
-        CAPTURE(g);
-        CAPTURE(w);
-        CAPTURE(i);
-        CHECK(x[i].access.label == y[i].access.label);
-        CHECK(x[i].access.space == y[i].access.space);
-        CHECK(x[i].access.kind == y[i].access.kind);
-        CHECK(x[i].access.width == y[i].access.width);
-        CHECK(x[i].access.address == y[i].access.address);
-      }
-    }
-  }
-}
-
 // The run-time and the compiled form of one launch: same accesses, same output (the row-major image).
 template <morton_shape S>
 void check_compiled_matches_runtime(const std::string& arch) {
@@ -86,7 +64,7 @@ void check_compiled_matches_runtime(const std::string& arch) {
   CHECK(runtime.clean());
   CHECK(compiled.clean());
   CHECK(compiled.uniform());
-  check_same_accesses(compiled, runtime);
+  sim::testing::check_same_accesses(compiled, runtime);
   CHECK(compiled.memory.get<float>(1) == runtime.memory.get<float>(1));
   CHECK(compiled.memory.get<float>(1) == image);
 }

@@ -6,6 +6,7 @@
 
 #include "gpu/crosscheck/crosscheck.hpp"
 #include "sim/engine/engine.hpp"
+#include "sim/engine/same_accesses.test.hpp"
 
 namespace tilesim::gpu {
 namespace {
@@ -31,29 +32,6 @@ bool has_compiled_kernel(const crosscheck_point& p) {
                                   programs::transpose_shape{p.transpose, p.block, p.wave_size}) >= 0;
   }
   return false;
-}
-
-// Every wave instruction of two runs, lane by lane: same label, space, kind, width and addresses.
-void check_same_accesses(const sim::run_result& a, const sim::run_result& b) {
-  REQUIRE(a.workgroups.size() == b.workgroups.size());
-  for (std::size_t g = 0; g < a.workgroups.size(); ++g) {
-    REQUIRE(a.workgroups[g].waves.size() == b.workgroups[g].waves.size());
-    for (std::size_t w = 0; w < a.workgroups[g].waves.size(); ++w) {
-      const auto& x = a.workgroups[g].waves[w].instructions;
-      const auto& y = b.workgroups[g].waves[w].instructions;
-      REQUIRE(x.size() == y.size());
-      for (std::size_t i = 0; i < x.size(); ++i) {
-        CAPTURE(g);
-        CAPTURE(w);
-        CAPTURE(i);
-        CHECK(x[i].access.label == y[i].access.label);
-        CHECK(x[i].access.space == y[i].access.space);
-        CHECK(x[i].access.kind == y[i].access.kind);
-        CHECK(x[i].access.width == y[i].access.width);
-        CHECK(x[i].access.address == y[i].access.address);
-      }
-    }
-  }
 }
 
 }  // namespace
@@ -106,7 +84,7 @@ TEST_CASE("compiled shapes: the compiled copy, LDS sweep and GEMM make the run-t
     }
     CHECK(runtime.clean());
     CHECK(compiled_run.run.clean());
-    check_same_accesses(compiled_run.run, runtime);
+    sim::testing::check_same_accesses(compiled_run.run, runtime);
     CHECK(check_output(p, in, compiled_run.buffers, &compiled_run).mismatches == 0);
   }
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sim/engine/engine.hpp"
+#include "sim/engine/same_accesses.test.hpp"
 
 using namespace tilesim;
 using namespace tilesim::programs;
@@ -74,17 +75,7 @@ TEST_CASE("transpose: the compiled form (constant<transpose_shape>) makes the ru
   const sim::run_result b = run_transpose(64, 256, 32, [](sim::thread_context& ctx) { transpose(ctx, constant<shape>{}); });
   REQUIRE(a.clean());
   REQUIRE(b.clean());
-  REQUIRE(a.workgroups.size() == b.workgroups.size());
-  for (std::size_t g = 0; g < a.workgroups.size(); ++g)
-    for (std::size_t w = 0; w < a.workgroups[g].waves.size(); ++w) {
-      const auto& x = a.workgroups[g].waves[w].instructions;
-      const auto& y = b.workgroups[g].waves[w].instructions;
-      REQUIRE(x.size() == y.size());
-      for (std::size_t i = 0; i < x.size(); ++i) {
-        CHECK(x[i].access.label == y[i].access.label);
-        CHECK(x[i].access.address == y[i].access.address);
-      }
-    }
+  sim::testing::check_same_accesses(a, b);
   CHECK(a.memory.get<float>(1) == b.memory.get<float>(1));
 }
 
