@@ -279,14 +279,12 @@ int crosscheck(std::vector<std::string> args, const std::string& command_line) {
     // The price tag: the hand-written kernel of the same algorithm, same inputs and launch, timed alike.
     double reference_best = 0;
     output_check reference_check;
-    const bool has_twin = p.program == program_kind::transpose_f32 || has_reference(p);
+    const bool has_twin = has_reference(p);
     if (has_twin) {
       reference_best = 1e300;
       for (int r = 0; r < repeat; ++r) {
         const device_launch timed{p.grid, p.block, s.lds_bytes, true};
-        device_result t = p.program == program_kind::transpose_f32
-                              ? run_transpose_reference_on_device(p.transpose.n, timed, in.buffers)
-                              : run_reference_on_device(p, timed, in.buffers);
+        device_result t = run_reference_on_device(p, timed, in.buffers);
         const output_check c = check_output(p, in, t.buffers, &s);
         if (r == 0 || c.mismatches > reference_check.mismatches) reference_check = c;
         reference_best = std::min(reference_best, median(std::vector<double>(t.block_cycles.begin(), t.block_cycles.end())));

@@ -634,11 +634,10 @@ TEST_CASE("every catalogue point has a compiled reference kernel, and every comp
     used.insert({static_cast<int>(r.choice.program), r.index});
   }
   CHECK(resolved_catalogue().size() >= 45);
-  // (the transpose's n values serve run_transpose_reference_on_device for any n, not only catalogue points)
   const std::pair<reference_program, std::size_t> lists[] = {
       {reference_program::copy, std::size(copy_instances)},   {reference_program::sweep, std::size(sweep_instances)},
       {reference_program::gemm, std::size(gemm_instances)},   {reference_program::morton, std::size(morton_instances)},
-      {reference_program::conv, std::size(conv_instances)}};
+      {reference_program::conv, std::size(conv_instances)},   {reference_program::transpose, std::size(transpose_instances)}};
   for (const auto& list : lists)
     for (std::size_t i = 0; i < list.second; ++i) {
       const int program = static_cast<int>(list.first), entry = static_cast<int>(i);

@@ -2,7 +2,7 @@
 //
 // DEFINITION. Each array lists, as written-out constants, the template arguments reference_kernels.cu
 // instantiates its kernels with: one entry per distinct hand-written kernel the cross-check catalogue needs
-// (gpu/crosscheck/crosscheck.cpp: catalogue()), plus a few transpose sizes for run_transpose_reference_on_device.
+// (gpu/crosscheck/points.cpp: catalogue()).
 // Points that run the same kernel share an entry: the Morton input built from transforms and the one built
 // from bits have the same offsets (one kernel), the cute-swizzle example's "Swizzle<3,3,3> 8x64" and "SW128"
 // are the same tile, and its "row-major 8x32" is lds-index-swap's "row-major, ldmatrix read". A
@@ -125,8 +125,8 @@ inline constexpr conv_config conv_instances[] = {
     conv_nhwc(conv_kind::naive), conv_nhwc(conv_kind::sliding), conv_nhwc(conv_kind::im2col),
 };
 
-// The transpose's n values with a compiled kernel.
-inline constexpr int transpose_instances[] = {64, 128, 256, 512, 1024, 2048, 4096};
+// The transpose's n values with a compiled kernel (the catalogue's transpose points).
+inline constexpr int transpose_instances[] = {64, 256, 1024};
 
 // Which hand-written kernel family a point runs on.
 enum class reference_program { copy, sweep, gemm, morton, conv, transpose };

@@ -294,13 +294,4 @@ device_result launch_reference(const reference::reference_choice& c, const std::
   return r;
 }
 
-device_result run_transpose_reference_on_device(index_t n, const device_launch& l, std::vector<byte_buffer> buffers) {
-  reference::reference_choice c;
-  c.ok = n > 0 && n <= (index_t{1} << 15);
-  c.why = "n out of range";
-  c.program = reference::reference_program::transpose;
-  c.transpose_n = static_cast<int>(n);
-  return launch_reference(c, "transpose " + std::to_string(n) + "x" + std::to_string(n), l, std::move(buffers));
-}
-
 }  // namespace tilesim::gpu

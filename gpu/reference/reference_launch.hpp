@@ -28,8 +28,4 @@ namespace tilesim::gpu {
 device_result launch_reference(const reference::reference_choice& c, const std::string& what, const device_launch& l,
                                std::vector<byte_buffer> buffers);
 
-// The scalar transpose's twin for an n x n fp32 matrix: slot 0 in, slot 1 out, grid (n/32)^2, 256 threads,
-// at least 32*33*4 bytes of dynamic LDS; n one of reference_instances.hpp's transpose_instances.
-device_result run_transpose_reference_on_device(index_t n, const device_launch& l, std::vector<byte_buffer> buffers);
-
 }  // namespace tilesim::gpu

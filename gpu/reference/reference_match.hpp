@@ -73,26 +73,6 @@ inline bool copy_config_of(const programs::copy_params& q, int element_bytes, in
   return copy_layout_of(q, element_bytes, c.lds, why);
 }
 
-// The transpose point (program_kind::transpose_f32, params p.transpose) came with sim/programs/transpose.hpp;
-// this resolves it where crosscheck_point has it and compiles unchanged where it does not (a template, so the
-// branch naming it is only instantiated when the member exists).
-template <class Point>
-bool transpose_choice_of(const Point& p, reference_choice& r) {
-  if constexpr (requires { p.transpose.n; p.transpose.input; p.transpose.output; decltype(p.program)::transpose_f32; }) {
-    if (p.program != decltype(p.program)::transpose_f32) return false;
-    r.program = reference_program::transpose;
-    r.transpose_n = static_cast<int>(p.transpose.n);
-    r.slots[0] = p.transpose.input;
-    r.slots[1] = p.transpose.output;
-    if (p.block != transpose_threads) r.why = "the transpose reference is written for 256 threads";
-    r.ok = p.block == transpose_threads;
-    return true;
-  }
-  (void)p;
-  (void)r;
-  return false;
-}
-
 // The choice for point p (see the essay).
 template <class Point = crosscheck_point>
 reference_choice reference_choice_of(const Point& p) {
@@ -101,7 +81,6 @@ reference_choice reference_choice_of(const Point& p) {
     r.why = "the references are written for 32-lane warps (sm90), the point has wave " + std::to_string(p.wave_size);
     return r;
   }
-  if (transpose_choice_of(p, r)) return r;
   switch (p.program) {
     case program_kind::copy_fp16:
     case program_kind::copy_fp32:
@@ -196,8 +175,15 @@ reference_choice reference_choice_of(const Point& p) {
       r.ok = true;
       return r;
     }
-    default:
-      break;
+    case program_kind::transpose_f32: {
+      r.program = reference_program::transpose;
+      r.transpose_n = static_cast<int>(p.transpose.n);
+      r.slots[0] = p.transpose.input;
+      r.slots[1] = p.transpose.output;
+      if (p.block != transpose_threads) r.why = "the transpose reference is written for 256 threads";
+      r.ok = p.block == transpose_threads;
+      return r;
+    }
   }
   r.why = "a program with no hand-written kernel";
   return r;

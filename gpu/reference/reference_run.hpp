@@ -8,8 +8,8 @@
 // (gpu/device_context.hpp's run_program: barrier, clock64, body, barrier, clock64, thread 0 writes the span).
 // The result is directly comparable with run_*_on_device's: tilesim cycles / reference cycles per point.
 // has_reference(p) says whether such a kernel exists; it is inline and needs no GPU and no kernel object.
-// run_transpose_reference_on_device (reference_launch.hpp) runs the scalar transpose's twin (slot 0 in, slot
-// 1 out, n x n floats, grid (n/32)^2, 256 threads). Link reference_objects (gpu/meson.build, gpu/reference).
+// The scalar transpose's points are served like every other. Link reference_objects (gpu/meson.build,
+// gpu/reference).
 //
 // WORKED EXAMPLE.
 //   const crosscheck_point p = catalogue()[2];                       // copy fp16 64x32 v8 ck_xor
@@ -48,7 +48,5 @@ inline device_result run_reference_on_device(const crosscheck_point& p, const de
   if (!c.ok) throw device_error("reference kernel for \"" + p.name + "\": no hand-written kernel: " + c.why);
   return launch_reference(c, p.name, l, std::move(buffers));
 }
-
-// run_transpose_reference_on_device(n, launch, buffers): declared in reference_launch.hpp.
 
 }  // namespace tilesim::gpu

@@ -78,9 +78,9 @@ struct static_tile_window {
   template <class F>
   TILESIM_HOST_DEVICE TILESIM_INLINE constexpr void for_each_access(F&& f) const {
     static_for<num_access>([&](auto i) {
-      const auto c = descriptor_type::make_coordinate(origin_ + x_base_ + access_step(i));
-      f(window_access<n_dim>{i, access_y(i), origin_ + x_base_ + access_step(i), c.offset(),
-                             descriptor_type::is_valid(c)});
+      const multi_index<n_dim> top = origin_ + x_base_ + access_step(i);
+      const auto c = descriptor_type::make_coordinate(top);
+      f(window_access<n_dim>{i, access_y(i), top, c.offset(), descriptor_type::is_valid(c)});
     });
   }
 
