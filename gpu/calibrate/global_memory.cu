@@ -14,10 +14,17 @@
 //            (unrolled), summing into one word per thread: bytes per SM clock and sectors per SM clock
 //            (cudaEvent time x the SM clock the runtime reports) for a set that fits L2 (read 16 times) and
 //            one that does not.
+//   burst    a copy block's two phases, as the cross-check's kernels run them: G blocks of 256 threads (G from 1
+//            to 8 per SM), each thread N independent loads of W bytes (coalesced, the block's own 256*N*W bytes of
+//            an L2-resident buffer), then a barrier, then N stores of W bytes; clock64 per block around each phase
+//            (barrier to barrier): the median block's load phase (latency + sectors / rate) and store phase, the
+//            best of 5 launches after one warm-up. Varying N and G separates latency, per-SM rate and the L2's
+//            share when many SMs stream at once.
 // Not part of the Meson build (like calibrate.cu): it runs on the device machine.
 //   nvcc -O3 -std=c++17 -arch=sm_90 -o global_memory gpu/calibrate/global_memory.cu
 //   global_memory                       every experiment at its default sizes
 //   global_memory chase BYTES...        the chase at these working-set sizes
+//   global_memory burst                 the burst table alone
 //
 // WORKED EXAMPLE. `global_memory chase 4194304` builds a chain over 32768 lines of 4 MiB and prints
 //   chase.ca  4194304  <cycles>  cycles/load  ...      chase.cg  4194304  <cycles>  cycles/load  ...
@@ -25,8 +32,10 @@
 //
 // INVARIANTS. Every CUDA call is checked (the call and CUDA's message, exit 1); a size that is not a positive
 // multiple of 128 bytes, or too large for the device's memory, is refused before any allocation (exit 2).
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <type_traits>
 #include <cstdlib>
 #include <random>
 #include <string>
@@ -80,6 +89,85 @@ __global__ void stream(const uint4* data, long long vectors, int passes, unsigne
       for (int u = 0; u < 8; ++u) acc += v[u].x ^ v[u].y ^ v[u].z ^ v[u].w;
     }
   sink[t] = acc;
+}
+
+// burst: N loads of Width bytes per thread, a barrier, N stores; cycles[2b], cycles[2b+1] = load, store phase.
+template <int N, int Width>
+__global__ void burst(const unsigned char* in, unsigned char* out, long long* cycles) {
+  using vec = typename std::conditional<Width == 16, uint4, unsigned>::type;
+  const vec* src = reinterpret_cast<const vec*>(in) + static_cast<long long>(blockIdx.x) * blockDim.x * N;
+  vec* dst = reinterpret_cast<vec*>(out) + static_cast<long long>(blockIdx.x) * blockDim.x * N;
+  vec v[N];
+  __syncthreads();
+  const long long t0 = clock64();
+#pragma unroll
+  for (int u = 0; u < N; ++u) v[u] = src[u * blockDim.x + threadIdx.x];
+  unsigned acc = 0;  // the loads must complete before the barrier: the phase ends when the data is in registers
+#pragma unroll
+  for (int u = 0; u < N; ++u) acc ^= reinterpret_cast<const unsigned*>(&v[u])[0];
+  if (acc == 0x9e3779b9u) dst[0] = v[0];  // never true for the fill below; keeps the loads live
+  __syncthreads();
+  const long long t1 = clock64();
+#pragma unroll
+  for (int u = 0; u < N; ++u) dst[u * blockDim.x + threadIdx.x] = v[u];
+  __syncthreads();
+  const long long t2 = clock64();
+  if (threadIdx.x == 0) {
+    cycles[2 * blockIdx.x] = t1 - t0;
+    cycles[2 * blockIdx.x + 1] = t2 - t1;
+  }
+}
+
+template <int N, int Width>
+void run_burst_case(int blocks, const unsigned char* d_in, unsigned char* d_out, long long* d_cycles, int sms) {
+  std::vector<long long> c(2 * static_cast<std::size_t>(blocks));
+  double best_load = 1e30, best_store = 1e30;
+  for (int r = 0; r < 6; ++r) {  // launch 0 warms L2 and the instruction cache
+    burst<N, Width><<<blocks, 256>>>(d_in, d_out, d_cycles);
+    CHECK(cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
+    CHECK(cudaMemcpy(c.data(), d_cycles, c.size() * sizeof(long long), cudaMemcpyDeviceToHost));
+    if (r == 0) continue;
+    std::vector<long long> ld, st;
+    for (int b = 0; b < blocks; ++b) {
+      ld.push_back(c[2 * b]);
+      st.push_back(c[2 * b + 1]);
+    }
+    std::sort(ld.begin(), ld.end());
+    std::sort(st.begin(), st.end());
+    best_load = std::min(best_load, static_cast<double>(ld[ld.size() / 2]));
+    best_store = std::min(best_store, static_cast<double>(st[st.size() / 2]));
+  }
+  const long long sectors = 256LL * N * Width / 32;  // per block and phase
+  std::printf("burst.load\t%lld\t%.0f\tcycles/block\t%d blocks (%.2f per SM), %d x %d-byte loads per thread, %lld sectors per block, median block, best of 5\n",
+              static_cast<long long>(blocks) * 256 * N * Width, best_load, blocks, static_cast<double>(blocks) / sms, N, Width,
+              sectors);
+  std::printf("burst.store\t%lld\t%.0f\tcycles/block\t%d blocks (%.2f per SM), %d x %d-byte stores per thread, %lld sectors per block, median block, best of 5\n",
+              static_cast<long long>(blocks) * 256 * N * Width, best_store, blocks, static_cast<double>(blocks) / sms, N,
+              Width, sectors);
+}
+
+void run_burst() {
+  int sms = 0;
+  CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const std::size_t bytes = static_cast<std::size_t>(8) * sms * 256 * 8 * 16;  // the largest case: 8 blocks per SM, N 8, 16 B
+  unsigned char *d_in, *d_out;
+  long long* d_cycles;
+  CHECK(cudaMalloc(&d_in, bytes));
+  CHECK(cudaMalloc(&d_out, bytes));
+  CHECK(cudaMemset(d_in, 1, bytes));
+  CHECK(cudaMalloc(&d_cycles, 2 * sizeof(long long) * 8 * sms));
+  for (int blocks : {1, 8, 32, 64, sms, 2 * sms, 4 * sms, 8 * sms}) {
+    run_burst_case<1, 16>(blocks, d_in, d_out, d_cycles, sms);
+    run_burst_case<2, 16>(blocks, d_in, d_out, d_cycles, sms);
+    run_burst_case<4, 16>(blocks, d_in, d_out, d_cycles, sms);
+    run_burst_case<8, 16>(blocks, d_in, d_out, d_cycles, sms);
+    run_burst_case<1, 4>(blocks, d_in, d_out, d_cycles, sms);
+    run_burst_case<4, 4>(blocks, d_in, d_out, d_cycles, sms);
+  }
+  CHECK(cudaFree(d_in));
+  CHECK(cudaFree(d_out));
+  CHECK(cudaFree(d_cycles));
 }
 
 int clock_khz() {
@@ -163,6 +251,7 @@ void run_stream(std::size_t bytes, int passes) {
 int main(int argc, char** argv) {
   std::size_t free_bytes = 0, total_bytes = 0;
   std::vector<std::size_t> sizes;
+  const bool burst_only = argc == 2 && std::string(argv[1]) == "burst";
   for (int i = 2; i < argc; ++i) {
     char* end = nullptr;
     const unsigned long long v = std::strtoull(argv[i], &end, 10);
@@ -172,8 +261,8 @@ int main(int argc, char** argv) {
     }
     sizes.push_back(v);
   }
-  if (argc >= 2 && std::string(argv[1]) != "chase") {
-    std::fprintf(stderr, "usage: global_memory [chase BYTES...]\n");
+  if (argc >= 2 && std::string(argv[1]) != "chase" && !burst_only) {
+    std::fprintf(stderr, "usage: global_memory [chase BYTES... | burst]\n");
     return 2;
   }
   CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
@@ -187,9 +276,14 @@ int main(int argc, char** argv) {
   std::printf("# %s, %d SMs, SM clock %d kHz, L2 %d bytes\n", prop.name, prop.multiProcessorCount, clock_khz(),
               prop.l2CacheSize);
   std::printf("experiment\tworking_set_bytes\tvalue\tunit\tdetail\n");
+  if (burst_only) {
+    run_burst();
+    return 0;
+  }
   if (sizes.empty()) sizes = {16384, 131072, 4u << 20, 32u << 20, 1u << 30};
   for (std::size_t s : sizes) run_chase(s);
   if (argc < 2) {
+    run_burst();
     run_stream(8u << 20, 16);   // fits L2
     run_stream(2u << 30, 1);    // far past L2: DRAM
   }
