@@ -327,6 +327,7 @@ TILESIM_HOST_DEVICE TILESIM_INLINE inline float conv_naive(Ctx& ctx, const Shape
         ctx.label("w load");
         const float f = load_element(wt, ((co * p.r + r) * p.s + s) * p.c_in + c);
         acc += v * f;
+        alu(ctx, alu_op::fma, 1);
       });
     });
   });
@@ -356,6 +357,7 @@ TILESIM_HOST_DEVICE TILESIM_INLINE inline float conv_sliding(Ctx& ctx, const Sha
         ctx.label("w load");
         const float f = load_element(wt, filter.calculate_offset({co, r, s, c}));
         acc += v * f;
+        alu(ctx, alu_op::fma, 1);
       });
     });
   });
@@ -390,6 +392,7 @@ TILESIM_HOST_DEVICE TILESIM_INLINE inline float conv_im2col(Ctx& ctx, const Shap
     b_win.load(b);
     // One Y (k - k0): register i is k0 + i in both.
     for_range(conv_k_per_block(shape), [&](auto i) TILESIM_INLINE { acc += a[i] * b[i]; });
+    alu(ctx, alu_op::fma, value_of(conv_k_per_block(shape)));
     a_win.move({0, kb});
     b_win.move({0, kb});
   });

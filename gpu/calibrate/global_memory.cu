@@ -19,7 +19,8 @@
 //            an L2-resident buffer), then a barrier, then N stores of W bytes; clock64 per block around each phase
 //            (barrier to barrier): the median block's load phase (latency + sectors / rate) and store phase, the
 //            best of 5 launches after one warm-up. Varying N and G separates latency, per-SM rate and the L2's
-//            share when many SMs stream at once.
+//            share when many SMs stream at once. burst_cold: the same, with the buffers allocated and copied from
+//            the host before every launch (as the cross-check's launches are): first touch of fresh memory.
 // Not part of the Meson build (like calibrate.cu): it runs on the device machine.
 //   nvcc -O3 -std=c++17 -arch=sm_90 -o global_memory gpu/calibrate/global_memory.cu
 //   global_memory                       every experiment at its default sizes
@@ -118,15 +119,31 @@ __global__ void burst(const unsigned char* in, unsigned char* out, long long* cy
   }
 }
 
+// cold: before every launch the buffers are allocated afresh and filled from the host, as the cross-check's
+// launches do (gpu/kernel_launch.hpp): first touch of memory the host just wrote.
 template <int N, int Width>
-void run_burst_case(int blocks, const unsigned char* d_in, unsigned char* d_out, long long* d_cycles, int sms) {
+void run_burst_case(int blocks, const unsigned char* d_in, unsigned char* d_out, long long* d_cycles, int sms,
+                    bool cold = false) {
   std::vector<long long> c(2 * static_cast<std::size_t>(blocks));
   double best_load = 1e30, best_store = 1e30;
+  const std::size_t bytes = static_cast<std::size_t>(blocks) * 256 * N * Width;
+  std::vector<unsigned char> host(bytes, 1);
   for (int r = 0; r < 6; ++r) {  // launch 0 warms L2 and the instruction cache
-    burst<N, Width><<<blocks, 256>>>(d_in, d_out, d_cycles);
+    unsigned char *in = const_cast<unsigned char*>(d_in), *out = d_out;
+    if (cold) {
+      CHECK(cudaMalloc(&in, bytes));
+      CHECK(cudaMalloc(&out, bytes));
+      CHECK(cudaMemcpy(in, host.data(), bytes, cudaMemcpyHostToDevice));
+      CHECK(cudaMemcpy(out, host.data(), bytes, cudaMemcpyHostToDevice));
+    }
+    burst<N, Width><<<blocks, 256>>>(in, out, d_cycles);
     CHECK(cudaGetLastError());
     CHECK(cudaDeviceSynchronize());
     CHECK(cudaMemcpy(c.data(), d_cycles, c.size() * sizeof(long long), cudaMemcpyDeviceToHost));
+    if (cold) {
+      CHECK(cudaFree(in));
+      CHECK(cudaFree(out));
+    }
     if (r == 0) continue;
     std::vector<long long> ld, st;
     for (int b = 0; b < blocks; ++b) {
@@ -139,11 +156,12 @@ void run_burst_case(int blocks, const unsigned char* d_in, unsigned char* d_out,
     best_store = std::min(best_store, static_cast<double>(st[st.size() / 2]));
   }
   const long long sectors = 256LL * N * Width / 32;  // per block and phase
-  std::printf("burst.load\t%lld\t%.0f\tcycles/block\t%d blocks (%.2f per SM), %d x %d-byte loads per thread, %lld sectors per block, median block, best of 5\n",
-              static_cast<long long>(blocks) * 256 * N * Width, best_load, blocks, static_cast<double>(blocks) / sms, N, Width,
+  const char* tag = cold ? "burst_cold" : "burst";
+  std::printf("%s.load\t%lld\t%.0f\tcycles/block\t%d blocks (%.2f per SM), %d x %d-byte loads per thread, %lld sectors per block, median block, best of 5\n",
+              tag, static_cast<long long>(blocks) * 256 * N * Width, best_load, blocks, static_cast<double>(blocks) / sms, N, Width,
               sectors);
-  std::printf("burst.store\t%lld\t%.0f\tcycles/block\t%d blocks (%.2f per SM), %d x %d-byte stores per thread, %lld sectors per block, median block, best of 5\n",
-              static_cast<long long>(blocks) * 256 * N * Width, best_store, blocks, static_cast<double>(blocks) / sms, N,
+  std::printf("%s.store\t%lld\t%.0f\tcycles/block\t%d blocks (%.2f per SM), %d x %d-byte stores per thread, %lld sectors per block, median block, best of 5\n",
+              tag, static_cast<long long>(blocks) * 256 * N * Width, best_store, blocks, static_cast<double>(blocks) / sms, N,
               Width, sectors);
 }
 
@@ -164,6 +182,13 @@ void run_burst() {
     run_burst_case<8, 16>(blocks, d_in, d_out, d_cycles, sms);
     run_burst_case<1, 4>(blocks, d_in, d_out, d_cycles, sms);
     run_burst_case<4, 4>(blocks, d_in, d_out, d_cycles, sms);
+  }
+  for (int blocks : {1, 8, 64, sms}) {
+    run_burst_case<1, 16>(blocks, d_in, d_out, d_cycles, sms, true);
+    run_burst_case<2, 16>(blocks, d_in, d_out, d_cycles, sms, true);
+    run_burst_case<4, 16>(blocks, d_in, d_out, d_cycles, sms, true);
+    run_burst_case<1, 4>(blocks, d_in, d_out, d_cycles, sms, true);
+    run_burst_case<4, 4>(blocks, d_in, d_out, d_cycles, sms, true);
   }
   CHECK(cudaFree(d_in));
   CHECK(cudaFree(d_out));

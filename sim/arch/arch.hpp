@@ -83,6 +83,46 @@ struct lds_timing_constants {
   double latency_cycles = 0;                 // an isolated access, issue to data (LDS hit)
 };
 
+// How waves issue instructions (sim/timing): each wave belongs to one scheduler (wave slot w -> w % schedulers);
+// a scheduler issues one instruction per clock; an arithmetic instruction of class c then occupies its wave's
+// scheduler for alu_cycles[c] clocks (the rate of its execution unit, in wave instructions per clock, inverted);
+// its result is usable alu_latency clocks after its last issue.
+struct issue_timing {
+  int schedulers = 4;
+  std::array<double, 2> alu_cycles{1, 1};  // index: alu_op (fma, integer); clocks per wave instruction
+  double alu_latency = 4;                  // dependent-issue latency of an arithmetic result
+  std::string_view evidence;
+};
+
+// Global memory as the timing model prices it (sim/timing, sim/report): a load instruction occupies its SM's
+// load path for (sectors from L2) / rate + (sectors hit in L1) / l1_sectors_per_clock and its data arrives
+// `first_touch_latency` (a sector this SM has not loaded in the launch) or `l1_load_latency` (every sector
+// already loaded by this SM) clocks after its service ends; the per-SM L2 rate is min(sm_load_sectors_per_clock, l2_sectors_per_clock /
+// active SMs). A store occupies the store path for sectors / store_sectors_per_clock and, like the hardware's
+// fire-and-forget store, releases its wave when it has left.
+struct global_timing {
+  double first_touch_latency = 500;
+  double l1_load_latency = 40;
+  double sm_load_sectors_per_clock = 4;
+  double l2_sectors_per_clock = 1e9;
+  double l1_sectors_per_clock = 4;
+  double store_sectors_per_clock = 4;
+  double datapath_bytes_per_clock = 0;  // > 0: global data also crosses the LDS pipe at this rate (sm90's
+                                        // unified L1 / shared memory data path); 0: it does not
+  double prologue_cycles = 0;  // a workgroup's clocks before its first instruction issues (kernel arguments,
+                               // the first address arithmetic), see each table
+  std::string_view evidence;
+};
+
+// How many workgroups share one SM / CU, and how many SMs a grid spreads over (sim/report's occupancy).
+struct occupancy_limits {
+  int processors = 1;             // SMs / CUs
+  int max_threads = 2048;         // resident threads per processor
+  int max_workgroups = 32;        // resident workgroups per processor
+  long long lds_bytes = 65536;    // LDS per processor that workgroups share
+  std::string_view evidence;
+};
+
 struct arch_table {
   std::string_view name;         // "sm90"
   std::string_view description;  // "NVIDIA Hopper (H100/H200), 32 lanes, 32 banks x 4 B"
@@ -94,6 +134,9 @@ struct arch_table {
   int sector_bytes = 32;         // global memory: the unit `tilesim global` counts
   int line_bytes = 128;
   std::string_view global_evidence;
+  issue_timing issue;
+  global_timing global;
+  occupancy_limits occupancy;
 
   // The rule for (kind, width): lds_rule(access_kind::store, 8). Throws std::invalid_argument for a width
   // that is not 1, 2, 4, 8 or 16.

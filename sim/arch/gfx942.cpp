@@ -68,6 +68,16 @@ arch_table cdna3_lds_tables(std::string_view name, std::string_view description)
   a.sector_bytes = 32;
   a.line_bytes = 128;
   a.global_evidence = "assumed, not measured: 32-byte sectors and 128-byte lines as on sm90";
+
+  // Issue: 4 SIMDs per CU, each 16 lanes wide, so a wave64 VALU instruction takes 4 clocks (AMD CDNA3 ISA
+  // reference guide, "Compute unit"; CDNA3 white paper). Integer the same (assumed); dependent VALU latency of
+  // 8 clocks assumed, not measured (two passes of a 4-clock instruction).
+  a.issue = {4, {4, 4}, 8, "CDNA3 ISA guide (4 SIMD16 per CU: 4 clocks per wave64 VALU op); latency assumed"};
+  // Assumed, not measured: no published per-CU L2 latency / bandwidth figures were found for CDNA3 in the
+  // reference; the sm90 structure with 64 B per clock per CU from L2 (2 sectors) and 500 clocks of latency.
+  a.global = {500, 120, 2, 1e9, 2, 2, 0, 0, "assumed, not measured (no CDNA3 global-memory measurements)"};
+  a.occupancy = {304, 2048, 32, 64 * 1024,
+                 "MI300X: 304 CUs, 64 KiB LDS per CU (CDNA3 white paper); 32 waves of 64 per CU (ISA guide)"};
   return a;
 }
 

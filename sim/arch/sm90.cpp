@@ -67,6 +67,40 @@ const arch_table& sm90_table() {
     a.sector_bytes = 32;
     a.line_bytes = 128;
     a.global_evidence = "measured (H200): sectors = distinct 32-byte sectors the active lanes touch";
+
+    // Issue: 4 sub-partitions per SM, each with one warp scheduler issuing one warp instruction per clock,
+    // 32 FP32 lanes (an FFMA per clock) and 16 INT32 lanes (an integer instruction every 2 clocks): NVIDIA H100
+    // Tensor Core GPU Architecture whitepaper (2022), "H100 SM architecture". Dependent FFMA latency 4 clocks:
+    // published microbenchmarks (Jia et al. 2018, "Dissecting the NVIDIA Volta GPU Architecture via
+    // Microbenchmarking"; Luo et al. 2024 find the same on Hopper); not measured here.
+    a.issue = {4, {1, 2}, 4, "whitepaper (4 schedulers, 32 FP32 + 16 INT32 lanes each); FFMA latency 4: published "
+                             "microbenchmarks, not measured here"};
+
+    // Global memory, measured on an H100 (sim/calibration/README.md, "H100 global memory"):
+    //   first_touch_latency 523: h100-burst.tsv `burst_cold`, buffers allocated and filled from the host before
+    //     every launch, as the cross-check's launches are: the load phase (barrier to barrier, as clock64 spans
+    //     are taken) minus sectors / 2.26, median over 10 lines with 1 or 8 blocks: 523 (486-555). The same
+    //     burst on memory earlier launches read (`burst`, least squares 327 + 0.443 per sector over 128-1024
+    //     sectors) shows what a warm L2 and TLB save; the bare chase (h100-global.tsv) gives 290 for one
+    //     dependent L2 hit. The simulator runs one launch on fresh buffers, so a first touch is the cold case.
+    //   sm_load_sectors_per_clock 2.26: that fit's slope (1 / 0.443) with 8 SMs busy.
+    //   l2_sectors_per_clock 100: with 64 blocks (one per SM) the slope is 0.69 per sector (1.45 per SM per
+    //     clock, 93 for the GPU), with 132 blocks 1.20 (0.83 per SM, 110 for the GPU): the L2 serves about 100
+    //     sectors per clock in all, shared by the SMs that load.
+    //   l1_load_latency 39.6: h100-global.tsv, dependent ld.global.ca hits (16-128 KiB sets): a sector this SM
+    //     loaded earlier in the launch.
+    //   l1_sectors_per_clock 4: 128 B per clock from L1 (R 1.7, the same pipe as shared memory); assumed.
+    //   store_sectors_per_clock 1.37: h100-burst.tsv, store phase 73-96 / 304 / 633 cycles for 256 / 512 / 1024
+    //     sectors per block (8 to 132 blocks): 0.73 cycles per sector beyond a 256-sector buffer.
+    //   datapath_bytes_per_clock 128: L1 and shared memory are one 128 B per clock data path (R 1.7; H100
+    //     whitepaper: "combined L1 data cache and shared memory"), so global data holds the LDS pipe too; assumed.
+    //   prologue_cycles 0: not fitted (README.md "how accurate is it").
+    a.global = {523, 39.6, 2.26, 100, 4, 1.37, 128, 0,
+                "measured (H100, sim/calibration/h100-burst.tsv and h100-global.tsv); L1 rate assumed"};
+
+    // 132 SMs (H100 SXM5 and H200), 2048 threads, 32 blocks and 228 KiB of shared memory per SM: CUDA C++
+    // Programming Guide, "Compute Capability 9.0" technical specifications; the device query on both devices.
+    a.occupancy = {132, 2048, 32, 228 * 1024, "CUDA Programming Guide, compute capability 9.0; 132 SMs on H100 SXM/H200"};
     return finish_arch_table(std::move(a));
   }();
   return table;

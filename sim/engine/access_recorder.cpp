@@ -67,8 +67,28 @@ element_range access_recorder::record(const buffer_ref& b, access_kind kind, ind
                               b.id, state_->buffer_name(b.space, b.id), a.address, static_cast<index_t>(a.width),
                               alignment});
   }
+  a.alu_before = pending_alu_;
+  pending_alu_ = {};
   accesses_.push_back(a);
   return r;
+}
+
+void access_recorder::note_alu(int op, index_t n) {
+  if (n <= 0) return;
+  std::uint32_t& c = pending_alu_[op];
+  c = static_cast<std::uint32_t>(std::min<index_t>(index_t{c} + n, std::numeric_limits<std::uint32_t>::max()));
+}
+
+void access_recorder::close_alu_interval() {
+  alu_tails_.resize(static_cast<std::size_t>(interval_) + 1);
+  alu_tails_[static_cast<std::size_t>(interval_)] = pending_alu_;
+  pending_alu_ = {};
+}
+
+alu_work access_recorder::alu_tail(int interval) const {
+  if (interval == interval_) return pending_alu_;
+  return interval >= 0 && static_cast<std::size_t>(interval) < alu_tails_.size() ? alu_tails_[static_cast<std::size_t>(interval)]
+                                                                                 : alu_work{};
 }
 
 }  // namespace tilesim::sim

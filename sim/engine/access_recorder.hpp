@@ -54,10 +54,19 @@ class access_recorder {
   int lane() const { return lane_; }
   int interval() const { return interval_; }
   const std::vector<lane_access>& accesses() const { return accesses_; }
+  // Arithmetic stated after the last access of `interval` (before its barrier or the program's end).
+  alu_work alu_tail(int interval) const;
+
+  // Adds n instructions of class op to what the next access (or the interval's tail) carries.
+  void note_alu(int op, index_t n);
 
  protected:
   detail::block_state* state_ = nullptr;
   std::vector<lane_access> accesses_;
+  alu_work pending_alu_;                // stated since the last access
+  std::vector<alu_work> alu_tails_;     // per finished interval: pending_alu_ at its barrier
+  // Called when the thread passes a barrier: the pending arithmetic is the finished interval's tail.
+  void close_alu_interval();
   int block_ = 0, thread_ = 0, wave_ = 0, lane_ = 0;
   int label_ = 0;
   int interval_ = 0;

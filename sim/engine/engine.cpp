@@ -193,9 +193,14 @@ class block_runner {
   void analyse() {
     workgroup_record& rec = *state_.record;
     std::vector<const std::vector<lane_access>*> accesses;
-    for (const thread_context& t : threads_) accesses.push_back(&t.accesses());
+    std::vector<std::vector<alu_work>> tails;
+    for (const thread_context& t : threads_) {
+      accesses.push_back(&t.accesses());
+      tails.emplace_back();
+      for (int i = 0; i < rec.intervals; ++i) tails.back().push_back(t.alu_tail(i));
+    }
     grouping g = group_accesses(accesses, state_.block, config_.wave_size, rec.intervals, config_.split_bytes,
-                                state_.labels.names);
+                                state_.labels.names, tails);
     rec.waves = std::move(g.waves);
     for (ambiguity& a : g.ambiguities)
       if (state_.room(&diagnostic_counts::ambiguities)) rec.ambiguities.push_back(std::move(a));

@@ -37,7 +37,8 @@ struct lane_cursor {
 }  // namespace
 
 grouping group_accesses(const std::vector<const std::vector<lane_access>*>& threads, int block, int wave_size,
-                        int intervals, int split_bytes, const std::vector<std::string>& labels) {
+                        int intervals, int split_bytes, const std::vector<std::string>& labels,
+                        const std::vector<std::vector<alu_work>>& alu_tails) {
   if (wave_size < 1)
     throw std::invalid_argument("group_accesses: wave_size must be >= 1 (wave_size = " + std::to_string(wave_size) +
                                 ")");
@@ -50,7 +51,16 @@ grouping group_accesses(const std::vector<const std::vector<lane_access>*>& thre
   for (int w = 0; w < waves; ++w) {
     const int first = w * wave_size;
     const int lanes = std::min(wave_size, n - first);
-    wave_record rec{w, lanes, {}};
+    wave_record rec{w, lanes, {}, std::vector<alu_work>(static_cast<std::size_t>(intervals))};
+    if (!alu_tails.empty())
+      for (int l = 0; l < lanes; ++l)
+        for (int i = 0; i < intervals; ++i) {
+          const std::vector<alu_work>& t = alu_tails[static_cast<std::size_t>(first + l)];
+          if (static_cast<std::size_t>(i) >= t.size()) continue;
+          for (int op = 0; op < 2; ++op)
+            rec.alu_tail[static_cast<std::size_t>(i)][op] =
+                std::max(rec.alu_tail[static_cast<std::size_t>(i)][op], t[static_cast<std::size_t>(i)][op]);
+        }
     std::vector<std::size_t> next(static_cast<std::size_t>(lanes), 0);
     std::vector<lane_cursor> cur(static_cast<std::size_t>(lanes));
     for (int interval = 0; interval < intervals; ++interval) {
@@ -94,6 +104,8 @@ grouping group_accesses(const std::vector<const std::vector<lane_access>*>& thre
           agree = agree && a.label == r.label && a.kind == r.kind && a.space == r.space && aw == rw &&
                   a.atomic == r.atomic;
           if (a.buffer != ins.buffer) ins.buffer = -1;
+          if (c.piece == 0)
+            for (int op = 0; op < 2; ++op) ins.alu_before[op] = std::max(ins.alu_before[op], a.alu_before[op]);
           if (a.active && a.address != no_address)
             ins.access.address[static_cast<std::size_t>(l)] = a.address + static_cast<address_t>(c.piece) *
                                                                               static_cast<address_t>(split_bytes);

@@ -17,7 +17,9 @@
 //   lane 0: load 32 B @0 -> two instructions of 16 B at 0 and 16.
 //
 // INVARIANTS: every instruction has wave_size addresses; instructions come out sorted by (interval,
-// position); the number of instructions of a wave in an interval is the largest count of any of its lanes.
+// position); the number of instructions of a wave in an interval is the largest count of any of its lanes;
+// an instruction's alu_before (a wave's alu_tail) is, per class, the most any of its lanes stated (the wave
+// issues what its busiest lane needs); a split access carries its arithmetic on its first piece.
 #pragma once
 
 #include <string>
@@ -36,8 +38,10 @@ struct grouping {
 };
 
 // The instructions of workgroup `block` from each thread's accesses (threads[t] for thread t, in order).
-// `labels` turns label numbers into names. Throws std::invalid_argument for wave_size < 1 or a bad split.
+// `labels` turns label numbers into names; `alu_tails[t][i]`, when given, is thread t's arithmetic after its
+// last access of interval i. Throws std::invalid_argument for wave_size < 1 or a bad split.
 grouping group_accesses(const std::vector<const std::vector<lane_access>*>& threads, int block, int wave_size,
-                        int intervals, int split_bytes, const std::vector<std::string>& labels);
+                        int intervals, int split_bytes, const std::vector<std::string>& labels,
+                        const std::vector<std::vector<alu_work>>& alu_tails = {});
 
 }  // namespace tilesim::sim

@@ -24,6 +24,15 @@
 
 namespace tilesim::sim {
 
+// Arithmetic instructions a thread stated (program.hpp's alu()), per class: {fma, integer}.
+struct alu_work {
+  std::uint32_t fma = 0, integer = 0;
+  std::uint32_t& operator[](int op) { return op == 0 ? fma : integer; }
+  std::uint32_t operator[](int op) const { return op == 0 ? fma : integer; }
+  bool empty() const { return fma == 0 && integer == 0; }
+  bool operator==(const alu_work&) const = default;
+};
+
 struct lane_access {
   address_t address = no_address;  // the first byte the lane addressed
   address_t touch_begin = 0;       // bytes that moved: [touch_begin, touch_end) (empty: none)
@@ -36,6 +45,7 @@ struct lane_access {
   memory_space space = memory_space::lds;
   bool active = false;             // shows an address in its wave instruction
   bool atomic = false;             // an add (read-modify-write, atomic on the GPU)
+  alu_work alu_before;             // arithmetic the thread stated since its previous access of the interval
 
   bool touched() const { return touch_end > touch_begin; }
 };

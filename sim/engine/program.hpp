@@ -14,6 +14,7 @@
 //                                order with the same count and gets the same memory)
 //   ctx.barrier()                a workgroup barrier (__syncthreads / s_barrier)
 //   ctx.label("name")            names the accesses that follow (reports, bank maps); a no-op on the GPU
+//   alu(ctx, alu_op::fma, n)     states n arithmetic instructions for the timing model; nothing on the GPU
 // Buffers satisfy spec's element_buffer (size, load/store/add of one vector with a validity flag), so the
 // program builds tensor views and tile windows on them; load_element / store_element / add_element below
 // are the scalar spelling. Parameters travel in a plain struct of numbers and enums (slots, not pointers).
@@ -48,6 +49,7 @@
 
 #include <concepts>
 
+#include "sim/engine/alu_op.hpp"
 #include "spec/window/tensor_view.hpp"
 
 namespace tilesim {
@@ -99,6 +101,14 @@ TILESIM_HOST_DEVICE void store_element(const B& buffer, index_t i, const typenam
 template <element_buffer B>
 TILESIM_HOST_DEVICE void add_element(const B& buffer, index_t i, const typename B::value_type& v) {
   buffer.add(i, 1, &v, true);
+}
+
+// States that this thread now executes n arithmetic instructions of class op (alu_op.hpp), for the timing
+// model: alu(ctx, alu_op::fma, 16) after a 4x4 outer product. A context without an alu member (the GPU's)
+// makes it nothing, so the kernel's machine code is the same with or without it.
+template <class Ctx>
+TILESIM_HOST_DEVICE constexpr void alu(Ctx& ctx, alu_op op, index_t n) {
+  if constexpr (requires { ctx.alu(op, n); }) ctx.alu(op, n);
 }
 
 // Throws (traps on a GPU) unless ctx runs this workgroup shape and grid: a program compiled for one shape

@@ -21,6 +21,7 @@
 
 #include "sim/engine/diagnostics.hpp"
 #include "sim/engine/global_memory.hpp"
+#include "sim/engine/lane_access.hpp"
 #include "sim/engine/launch.hpp"
 #include "sim/wave_access.hpp"
 
@@ -32,12 +33,14 @@ struct wave_instruction {
   int position = 0;    // its index among the wave's instructions of that interval
   int buffer = 0;      // global slot or LDS allocation of the first active lane; -1 when lanes differ
   bool atomic = false; // an add (read-modify-write)
+  alu_work alu_before; // arithmetic before it: the most any of its lanes stated since their previous access
 };
 
 struct wave_record {
   int wave = 0;
   int lanes = 0;  // threads of the workgroup in this wave (the last wave may be partial)
   std::vector<wave_instruction> instructions;
+  std::vector<alu_work> alu_tail;  // per interval: arithmetic after its last instruction (the most of any lane)
 };
 
 struct lds_allocation {

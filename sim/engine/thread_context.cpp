@@ -15,6 +15,7 @@ void thread_context::barrier(const char* file, int line) {
   if (cancelled_) throw detail::fiber_cancelled{};
   barrier_file_ = file ? file : "";
   barrier_line_ = line;
+  close_alu_interval();
   status_ = status::at_barrier;
   state_->fibers->suspend();
   if (cancelled_) throw detail::fiber_cancelled{};

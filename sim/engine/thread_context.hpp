@@ -22,6 +22,7 @@
 #include <string>
 
 #include "sim/engine/access_recorder.hpp"
+#include "sim/engine/alu_op.hpp"
 #include "sim/engine/recording_buffer.hpp"
 #include "sim/engine/type_key.hpp"
 
@@ -57,6 +58,8 @@ class thread_context : public access_recorder {
   void barrier(const char* file = __builtin_FILE(), int line = __builtin_LINE());
   // Names the accesses that follow: ctx.label("lds store"). nullptr is "".
   void label(const char* name);
+  // States n arithmetic instructions of class op (program.hpp's alu()): ctx.alu(alu_op::fma, 16).
+  void alu(alu_op op, index_t n) { note_alu(static_cast<int>(op), n); }
 
   // Global buffer `slot`, which the host made of T.
   template <class T>

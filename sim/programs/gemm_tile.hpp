@@ -9,7 +9,7 @@
 //   2. the same registers into LDS through the chosen LDS layout          labels "A lds store", "B lds store"
 //   3. barrier
 //   4. each warp reads its A and B fragments from LDS (encodings below)   labels "A lds load", "B lds load"
-//   5. scalar FMAs into the accumulators (no memory traffic)
+//   5. scalar FMAs into the accumulators (no memory traffic; stated for the timing model: alu(), gemm_step_fmas)
 //   6. barrier before the next step's LDS stores (not after the last step)
 // and once at the end the accumulators go to global through a window     label "C global store"
 // The global windows move by (0, KPerBlock) between steps (CK's move_tile_window); LDS windows stay put.
@@ -247,6 +247,12 @@ TILESIM_HOST_DEVICE void with_gemm_lds_descriptors(const Shape& shape, F&& f) {
   }
 }
 
+// FMAs per thread per K step: m_iter * n_iter * 4 * 4 outputs, each k_iter * vector products (512 for a 64x64 block
+// tile of 8 warps, KPerBlock 32). What the program states for the timing model (alu()).
+TILESIM_HOST_DEVICE constexpr index_t gemm_step_fmas(const gemm_warp_grid& g) {
+  return g.m_iter * g.n_iter * gemm_per_lane * gemm_per_lane * g.k_iter * g.vector;
+}
+
 // acc(mi, ni, i, j) += Σ_{ki, e} a(mi, ki, i, e) * b(ni, ki, j, e): the step's FMAs, all in registers.
 // Register numbers come from the encodings' d_of (row-major over Y). With a constant grid every loop is
 // unrolled (for_range) and every register index is a constant.
@@ -337,6 +343,7 @@ TILESIM_HOST_DEVICE void gemm_tile(Ctx& ctx, const Shape& shape) {
       ctx.label("B lds load");
       b_read.load(b_regs);
       gemm_multiply_accumulate(grid, a_regs, b_regs, acc);
+      alu(ctx, alu_op::fma, gemm_step_fmas(value_of(grid)));
       a_global.move({0, K});
       b_global.move({0, K});
       if (k0 + K < p.k && p.bug != gemm_planted_bug::no_barrier_before_next_lds_store) ctx.barrier();

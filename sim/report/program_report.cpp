@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <map>
+#include <set>
 #include <tuple>
 
 #include "sim/models/global_coalescing.hpp"
@@ -18,24 +19,44 @@ namespace {
 // A program instruction is a label: every wave instruction carrying it is one of its instances.
 using place = std::string;
 
-struct priced {
-  timed_step step;
-  lds_cost lds;
-  global_cost global;
+// Distinct sectors an instruction's active lanes touch: {0, 1} for 8 bytes at 24 on 32-byte sectors.
+std::vector<address_t> sectors_of(const arch_table& arch, const wave_access& a) {
+  std::vector<address_t> v;
+  const auto sector = static_cast<address_t>(arch.sector_bytes);
+  for (address_t x : a.address) {
+    if (x == no_address) continue;
+    for (address_t s = x / sector; s <= (x + static_cast<address_t>(a.width) - 1) / sector; ++s) v.push_back(s);
+  }
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+  return v;
+}
+
+// Which workgroups share an SM: the resident count and what limits it.
+struct residency {
+  int workgroups = 1;
+  int processors = 1;
+  std::string limit;
 };
 
-priced price(const arch_table& arch, const wave_access& a, const global_timing& g) {
-  priced p;
-  if (a.space == memory_space::lds) {
-    p.lds = lds_instruction_cost(arch, a);
-    p.step = {false, pipe_id::lds, lds_pipe_cycles(arch, p.lds), arch.lds_timing.latency_cycles};
-  } else {
-    p.global = global_instruction_cost(arch, a);
-    p.step = {false, pipe_id::global, p.global.sectors / g.sectors_per_clock, g.latency_cycles};
-  }
-  p.step.is_load = a.kind == access_kind::load;
-  p.step.waits_for_loads = a.kind == access_kind::store;
-  return p;
+residency resident_workgroups(const arch_table& arch, const run_result& run) {
+  const occupancy_limits& o = arch.occupancy;
+  const long long grid = std::max(1, run.config.grid), threads = std::max(1, run.config.block);
+  std::size_t lds = 0;
+  for (const workgroup_record& wg : run.workgroups) lds = std::max(lds, wg.lds_bytes);
+  residency r;
+  r.processors = static_cast<int>(std::min<long long>(grid, o.processors));
+  const long long per_processor = (grid + o.processors - 1) / o.processors;
+  std::vector<std::pair<long long, std::string>> limits = {
+      {per_processor, "the grid (" + std::to_string(grid) + " workgroups on " + std::to_string(o.processors) + " " +
+                          (arch.wave_size == 32 ? "SMs" : "CUs") + ")"},
+      {o.max_threads / threads, "threads (" + std::to_string(o.max_threads) + " per SM)"},
+      {o.max_workgroups, "workgroups per SM (" + std::to_string(o.max_workgroups) + ")"}};
+  if (lds > 0) limits.push_back({o.lds_bytes / static_cast<long long>(lds), "LDS (" + std::to_string(o.lds_bytes) + " bytes per SM)"});
+  auto least = std::min_element(limits.begin(), limits.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  r.workgroups = static_cast<int>(std::max<long long>(1, least->first));
+  r.limit = least->second;
+  return r;
 }
 
 template <class List>
@@ -66,70 +87,286 @@ std::string number(double v) {
   return buf;
 }
 
+std::string percent(double fraction) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.0f %%", 100 * fraction);
+  return buf;
+}
+
+// One line: the unit busy most of the time, or what the waves wait for when none is.
+std::string bottleneck_verdict(const program_report& r) {
+  const std::pair<double, std::string> units[] = {
+      {r.issue_busy, "issue-bound: the busiest scheduler issues " + percent(r.issue_busy) + " of the cycles"},
+      {r.lds_busy, "LDS-bound: the LDS pipe is busy " + percent(r.lds_busy) + " of the cycles" +
+                       (r.excess > 0 ? " (" + std::to_string(r.excess) + " of " + std::to_string(r.wavefronts) +
+                                           " wavefronts are bank conflicts)"
+                                     : " (no bank conflict)")},
+      {r.global_load_busy, "global-load-bound: the SM's load path is busy " + percent(r.global_load_busy) + " of the cycles"},
+      {r.global_store_busy, "global-store-bound: the SM's store path is busy " + percent(r.global_store_busy) + " of the cycles"}};
+  const auto* busiest = &units[0];
+  for (const auto& u : units)
+    if (u.first > busiest->first) busiest = &u;
+  if (busiest->first >= 0.6) return busiest->second;
+  double issue = 0, lds = 0, global = 0, barrier = 0;
+  for (const instruction_report& i : r.instructions) {
+    issue += i.issue_cycles * i.instances;
+    lds += i.lds_cycles * i.instances;
+    global += i.global_cycles * i.instances;
+    barrier += i.barrier_wait * i.instances;
+  }
+  const double all = std::max(issue + lds + global + barrier, 1e-9);
+  const std::pair<double, std::string> waits[] = {
+      {global, "global memory (load latency and the path to L2)"}, {lds, "LDS (latency and queueing)"},
+      {barrier, "barriers (waves waiting for the slowest wave)"}, {issue, "issue (arithmetic and scheduler turns)"}};
+  const auto* most = &waits[0];
+  for (const auto& w : waits)
+    if (w.first > most->first) most = &w;
+  return "latency-bound: no unit is busy more than " + percent(busiest->first) + " of the cycles; " +
+         percent(most->first / all) + " of the waves' time goes to " + most->second;
+}
+
 }  // namespace
 
-program_report make_program_report(const arch_table& arch, const run_result& run, const global_timing& global) {
+program_report make_program_report(const arch_table& arch, const run_result& run) {
   program_report r;
   r.arch = std::string(arch.name);
   r.workgroups = static_cast<int>(run.workgroups.size());
-  std::map<place, std::size_t> index;
-  std::vector<double> cycle_sums;
-  long long worst_excess = -1;
+  const residency res = resident_workgroups(arch, run);
+  r.resident_workgroups = res.workgroups;
+  r.active_processors = res.processors;
+  r.resident_limit = res.limit;
+  const global_timing& g = arch.global;
+  const issue_timing& is = arch.issue;
+  const double load_rate = std::min(g.sm_load_sectors_per_clock, g.l2_sectors_per_clock / res.processors);
 
-  for (const workgroup_record& wg : run.workgroups) {
-    r.waves_per_workgroup = std::max(r.waves_per_workgroup, static_cast<int>(wg.waves.size()));
-    std::vector<std::vector<timed_step>> steps(wg.waves.size());
-    std::vector<std::vector<std::size_t>> owner(wg.waves.size());  // step -> instruction report (or npos)
-    for (std::size_t w = 0; w < wg.waves.size(); ++w) {
-      int interval = 0;
-      for (const wave_instruction& i : wg.waves[w].instructions) {
-        for (; interval < i.interval; ++interval) {
-          steps[w].push_back({true, pipe_id::lds, 0, 0});
-          owner[w].push_back(SIZE_MAX);
-        }
-        const priced p = price(arch, i.access, global);
-        const place key = i.access.label;
-        auto [it, fresh] = index.emplace(key, r.instructions.size());
-        if (fresh) {
-          instruction_report ir;
-          ir.label = i.access.label;
-          ir.kind = i.access.kind;
-          ir.space = i.access.space;
-          ir.width = i.access.width;
-          ir.interval = i.interval;
-          ir.position = i.position;
-          r.instructions.push_back(ir);
-          cycle_sums.push_back(0);
-        }
-        instruction_report& ir = r.instructions[it->second];
-        ++ir.instances;
-        if (i.access.space == memory_space::lds) {
-          ir.wavefronts += p.lds.wavefronts;
-          ir.ideal += p.lds.ideal;
-          ir.excess += p.lds.excess;
-          ir.max_ways = std::max(ir.max_ways, p.lds.max_ways);
-          if (p.lds.excess > worst_excess) {
-            worst_excess = p.lds.excess;
-            r.worst_lds = i.access;
-            r.has_worst_lds = true;
-          }
-        } else {
-          ir.sectors += p.global.sectors;
-          ir.ideal_sectors += p.global.ideal_sectors;
-        }
-        steps[w].push_back(p.step);
-        owner[w].push_back(it->second);
+  std::map<place, std::size_t> index;  // label -> row
+  std::vector<double> issue_sum, lds_sum, global_sum, wait_sum;
+  long long worst_excess = -1;
+  auto row = [&](const std::string& label, const wave_instruction* i, int interval, int position) -> std::size_t {
+    auto [it, fresh] = index.emplace(label, r.instructions.size());
+    if (fresh) {
+      instruction_report ir;
+      ir.label = label;
+      ir.interval = interval;
+      ir.position = position;
+      if (i) {
+        ir.kind = i->access.kind;
+        ir.space = i->access.space;
+        ir.width = i->access.width;
+      } else {
+        ir.barrier = true;
       }
-      for (; interval < wg.intervals - 1; ++interval) {
-        steps[w].push_back({true, pipe_id::lds, 0, 0});
-        owner[w].push_back(SIZE_MAX);
+      r.instructions.push_back(ir);
+      for (auto* v : {&issue_sum, &lds_sum, &global_sum, &wait_sum}) v->push_back(0);
+    }
+    return it->second;
+  };
+
+  // Sets of workgroups that share one SM: b, b + P, b + 2P, ... in groups of resident_workgroups.
+  std::vector<std::vector<std::size_t>> sets;
+  {
+    std::map<long long, std::vector<std::size_t>> by_processor;
+    for (std::size_t k = 0; k < run.workgroups.size(); ++k)
+      by_processor[run.workgroups[k].block % arch.occupancy.processors].push_back(k);
+    for (auto& [proc, list] : by_processor)
+      for (std::size_t at = 0; at < list.size(); at += static_cast<std::size_t>(res.workgroups))
+        sets.emplace_back(list.begin() + static_cast<std::ptrdiff_t>(at),
+                          list.begin() + static_cast<std::ptrdiff_t>(std::min(list.size(), at + static_cast<std::size_t>(res.workgroups))));
+  }
+
+  std::vector<double> workgroup_cycles;
+  double slowest_set = -1;
+  for (const std::vector<std::size_t>& set : sets) {
+    // Which global sectors this SM has loaded before each instruction: in program order across the set
+    // (interval, position), a sector loaded at an earlier (interval, position) by any wave is an L1 hit.
+    std::map<std::tuple<int, int, std::size_t, std::size_t>, std::pair<long long, long long>> hits;  // -> (miss, hit)
+    {
+      std::vector<std::tuple<int, int, std::size_t, std::size_t>> order;
+      for (std::size_t k = 0; k < set.size(); ++k)
+        for (std::size_t w = 0; w < run.workgroups[set[k]].waves.size(); ++w)
+          for (std::size_t i = 0; i < run.workgroups[set[k]].waves[w].instructions.size(); ++i) {
+            const wave_instruction& ins = run.workgroups[set[k]].waves[w].instructions[i];
+            if (ins.access.space == memory_space::global && ins.access.kind == access_kind::load && !ins.atomic)
+              order.emplace_back(ins.interval, ins.position, k * 4096 + w, i);
+          }
+      std::sort(order.begin(), order.end());
+      std::set<address_t> seen;
+      std::vector<address_t> fresh;
+      for (std::size_t at = 0; at < order.size();) {
+        std::size_t end = at;  // one (interval, position) across the set's waves: they miss together
+        while (end < order.size() && std::get<0>(order[end]) == std::get<0>(order[at]) &&
+               std::get<1>(order[end]) == std::get<1>(order[at]))
+          ++end;
+        fresh.clear();
+        for (std::size_t q = at; q < end; ++q) {
+          const std::size_t kw = std::get<2>(order[q]);
+          const wave_instruction& ins = run.workgroups[set[kw / 4096]].waves[kw % 4096].instructions[std::get<3>(order[q])];
+          long long miss = 0, hit = 0;
+          for (address_t sct : sectors_of(arch, ins.access)) {
+            if (seen.count(sct)) ++hit;
+            else {
+              ++miss;
+              fresh.push_back(sct);
+            }
+          }
+          hits[order[q]] = {miss, hit};
+        }
+        seen.insert(fresh.begin(), fresh.end());
+        at = end;
       }
     }
-    const timing_result t = time_workgroup(steps, timing_params{});
-    r.cycles_per_workgroup = std::max(r.cycles_per_workgroup, t.total_cycles);
-    for (std::size_t w = 0; w < steps.size(); ++w)
-      for (std::size_t s = 0; s < steps[w].size(); ++s)
-        if (owner[w][s] != SIZE_MAX) cycle_sums[owner[w][s]] += t.waves[w][s].complete - t.waves[w][s].issue;
+
+    std::vector<timed_wave> waves;
+    std::vector<std::vector<std::size_t>> owner;  // step -> row (SIZE_MAX: none)
+    std::vector<std::vector<int>> alu_owner;      // step -> 1 when it is the arithmetic of the next step
+    for (std::size_t k = 0; k < set.size(); ++k) {
+      const workgroup_record& wg = run.workgroups[set[k]];
+      r.waves_per_workgroup = std::max(r.waves_per_workgroup, static_cast<int>(wg.waves.size()));
+      for (std::size_t w = 0; w < wg.waves.size(); ++w) {
+        timed_wave tw;
+        tw.workgroup = static_cast<int>(k);
+        tw.scheduler = static_cast<int>((k * wg.waves.size() + w) % static_cast<std::size_t>(std::max(1, is.schedulers)));
+        std::vector<std::size_t> own;
+        std::vector<int> alu_of;
+        const wave_record& wr = wg.waves[w];
+        auto add_alu = [&](const alu_work& a, std::size_t owner_row) {
+          if (a.empty()) return;
+          timed_step s;
+          s.kind = step_kind::alu;
+          s.issue_slots = a.fma * is.alu_cycles[0] + a.integer * is.alu_cycles[1];
+          s.latency = is.alu_latency;
+          s.produces_data = true;
+          s.waits_for_data = true;
+          tw.steps.push_back(s);
+          own.push_back(owner_row);
+          alu_of.push_back(1);
+        };
+        auto add_barrier = [&](int interval) {
+          tw.steps.push_back({step_kind::barrier, pipe_id::lds, 0, 0, 0});
+          own.push_back(row("barrier " + std::to_string(interval + 1), nullptr, interval, 1 << 30));
+          alu_of.push_back(0);
+        };
+        std::size_t next = 0;
+        for (int interval = 0; interval < wg.intervals; ++interval) {
+          // Issue order: the interval's global loads first (nvcc and hipcc hoist independent loads above the
+          // stores and arithmetic that follow them; a load whose address needs loaded data is outside the model),
+          // then everything else in program order, a hoisted load's arithmetic staying where it was stated.
+          enum class part { both, memory_only, alu_only };
+          std::vector<std::pair<std::size_t, part>> in_order, rest;
+          for (; next < wr.instructions.size() && wr.instructions[next].interval == interval; ++next) {
+            const wave_instruction& i = wr.instructions[next];
+            if (i.access.space == memory_space::global && i.access.kind == access_kind::load && !i.atomic) {
+              in_order.emplace_back(next, part::memory_only);
+              if (!i.alu_before.empty()) rest.emplace_back(next, part::alu_only);
+            } else {
+              rest.emplace_back(next, part::both);
+            }
+          }
+          in_order.insert(in_order.end(), rest.begin(), rest.end());
+          for (const auto& [at_index, what] : in_order) {
+            const wave_instruction& i = wr.instructions[at_index];
+            const std::size_t at = row(i.access.label, &i, i.interval, i.position);
+            instruction_report& ir = r.instructions[at];
+            if (what != part::memory_only) {
+              add_alu(i.alu_before, at);
+              for (int op = 0; op < 2; ++op) ir.alu[op] += i.alu_before[op];
+            }
+            if (what == part::alu_only) continue;
+            ++ir.instances;
+            timed_step s;
+            s.produces_data = i.access.kind == access_kind::load;
+            s.waits_for_data = i.access.kind == access_kind::store;
+            if (i.access.space == memory_space::lds) {
+              const lds_cost c = lds_instruction_cost(arch, i.access);
+              ir.wavefronts += c.wavefronts;
+              ir.ideal += c.ideal;
+              ir.excess += c.excess;
+              ir.max_ways = std::max(ir.max_ways, c.max_ways);
+              if (c.excess > worst_excess) {
+                worst_excess = c.excess;
+                r.worst_lds = i.access;
+                r.has_worst_lds = true;
+              }
+              s.pipe = pipe_id::lds;
+              s.occupancy = lds_pipe_cycles(arch, c);
+              s.latency = arch.lds_timing.latency_cycles;
+            } else {
+              const global_cost c = global_instruction_cost(arch, i.access);
+              ir.sectors += c.sectors;
+              ir.ideal_sectors += c.ideal_sectors;
+              if (s.produces_data && !i.atomic) {
+                const auto [miss, hit] = hits.at({i.interval, i.position, k * 4096 + w, at_index});
+                ir.l1_hit_sectors += hit;
+                s.pipe = pipe_id::global_load;
+                s.occupancy = static_cast<double>(miss) / load_rate + static_cast<double>(hit) / g.l1_sectors_per_clock;
+                s.latency = miss > 0 ? g.first_touch_latency : g.l1_load_latency;
+              } else {  // stores and atomics leave the SM through the store path
+                s.pipe = pipe_id::global_store;
+                s.occupancy = c.sectors / g.store_sectors_per_clock;
+                s.latency = 0;
+                s.waits_for_data = true;
+              }
+              if (g.datapath_bytes_per_clock > 0)
+                s.datapath = static_cast<double>(c.sectors) * arch.sector_bytes / g.datapath_bytes_per_clock;
+            }
+            tw.steps.push_back(s);
+            own.push_back(at);
+            alu_of.push_back(0);
+          }
+          if (interval < static_cast<int>(wr.alu_tail.size()) && !wr.alu_tail[static_cast<std::size_t>(interval)].empty()) {
+            // Arithmetic after the interval's last instruction: its row is the barrier that ends the interval,
+            // or the last instruction when the program ends.
+            const std::size_t at = interval < wg.intervals - 1 ? row("barrier " + std::to_string(interval + 1), nullptr, interval, 1 << 30)
+                                   : own.empty() ? SIZE_MAX : own.back();
+            if (at != SIZE_MAX) {
+              add_alu(wr.alu_tail[static_cast<std::size_t>(interval)], at);
+              for (int op = 0; op < 2; ++op) r.instructions[at].alu[op] += wr.alu_tail[static_cast<std::size_t>(interval)][op];
+            }
+          }
+          if (interval < wg.intervals - 1) add_barrier(interval);
+        }
+        waves.push_back(std::move(tw));
+        owner.push_back(std::move(own));
+        alu_owner.push_back(std::move(alu_of));
+      }
+    }
+
+    const timing_result t = time_waves(waves, timing_params{0, g.prologue_cycles});
+    for (double c : t.workgroup_cycles) workgroup_cycles.push_back(c);
+    if (t.total_cycles > slowest_set) {
+      slowest_set = t.total_cycles;
+      const double total = std::max(t.total_cycles, 1e-9);
+      r.issue_busy = t.scheduler_busy.empty() ? 0 : *std::max_element(t.scheduler_busy.begin(), t.scheduler_busy.end()) / total;
+      r.lds_busy = t.pipe_busy[static_cast<int>(pipe_id::lds)] / total;
+      r.global_load_busy = t.pipe_busy[static_cast<int>(pipe_id::global_load)] / total;
+      r.global_store_busy = t.pipe_busy[static_cast<int>(pipe_id::global_store)] / total;
+    }
+    for (std::size_t w = 0; w < waves.size(); ++w)
+      for (std::size_t st = 0; st < waves[w].steps.size(); ++st) {
+        const std::size_t at = owner[w][st];
+        if (at == SIZE_MAX) continue;
+        const timed_step& step = waves[w].steps[st];
+        const step_times& tt = t.waves[w][st];
+        if (step.kind == step_kind::barrier) {
+          wait_sum[at] += tt.complete - tt.issue;
+          ++r.instructions[at].instances;
+          continue;
+        }
+        // From when program order allowed it: waiting for data, then for the scheduler, then its own slots,
+        // then (memory) its pipe's queue, service and latency.
+        const double data_wait = tt.data_ready - tt.ready;
+        double* wait_bucket = tt.waited_on == static_cast<int>(pipe_id::lds) ? &lds_sum[at]
+                              : tt.waited_on >= 0                            ? &global_sum[at]
+                                                                             : &issue_sum[at];
+        *wait_bucket += data_wait;
+        issue_sum[at] += tt.issue - tt.data_ready + (step.kind == step_kind::alu ? step.issue_slots + step.latency : 0);
+        if (step.kind == step_kind::memory) {
+          issue_sum[at] += step.issue_slots;
+          (step.pipe == pipe_id::lds ? lds_sum[at] : global_sum[at]) += tt.complete - tt.issue - step.issue_slots;
+        }
+      }
+  }
+  for (const workgroup_record& wg : run.workgroups) {
     add_findings(r, wg.races);
     add_findings(r, wg.bounds_errors);
     add_findings(r, wg.misaligned);
@@ -141,6 +378,13 @@ program_report make_program_report(const arch_table& arch, const run_result& run
   const diagnostic_counts& f = run.found;
   r.finding_count = static_cast<long long>(f.races + f.bounds_errors + f.misaligned + f.ambiguities + f.divergences +
                                            f.barrier_mismatches);
+  if (!workgroup_cycles.empty()) {
+    std::vector<double> sorted = workgroup_cycles;
+    std::sort(sorted.begin(), sorted.end());
+    const std::size_t n = sorted.size();
+    r.cycles_per_workgroup = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    r.slowest_workgroup_cycles = sorted.back();
+  }
 
   std::vector<std::size_t> order(r.instructions.size());
   for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
@@ -151,7 +395,12 @@ program_report make_program_report(const arch_table& arch, const run_result& run
   std::vector<instruction_report> sorted;
   for (std::size_t k : order) {
     instruction_report ir = r.instructions[k];
-    ir.cycles = ir.instances ? cycle_sums[k] / ir.instances : 0;
+    const double n = ir.instances ? ir.instances : 1;
+    ir.issue_cycles = issue_sum[k] / n;
+    ir.lds_cycles = lds_sum[k] / n;
+    ir.global_cycles = global_sum[k] / n;
+    ir.barrier_wait = wait_sum[k] / n;
+    ir.cycles = ir.barrier ? ir.barrier_wait : ir.issue_cycles + ir.lds_cycles + ir.global_cycles;
     r.wavefronts += ir.wavefronts;
     r.ideal += ir.ideal;
     r.excess += ir.excess;
@@ -160,6 +409,7 @@ program_report make_program_report(const arch_table& arch, const run_result& run
     sorted.push_back(std::move(ir));
   }
   r.instructions = std::move(sorted);
+  r.verdict = bottleneck_verdict(r);
   return r;
 }
 
@@ -168,19 +418,30 @@ std::string to_json(const program_report& r) {
                   ",\n  \"waves_per_workgroup\": " + std::to_string(r.waves_per_workgroup) + ",\n  \"instructions\": [";
   for (std::size_t k = 0; k < r.instructions.size(); ++k) {
     const instruction_report& i = r.instructions[k];
-    s += std::string(k ? "," : "") + "\n    {\"label\": \"" + escape(i.label) + "\", \"space\": \"" +
-         (i.space == memory_space::lds ? "lds" : "global") + "\", \"kind\": \"" +
-         (i.kind == access_kind::load ? "load" : "store") + "\", \"width\": " + std::to_string(i.width) +
+    const std::string space = i.barrier ? "none" : i.space == memory_space::lds ? "lds" : "global";
+    const std::string kind = i.barrier ? "barrier" : i.kind == access_kind::load ? "load" : "store";
+    s += std::string(k ? "," : "") + "\n    {\"label\": \"" + escape(i.label) + "\", \"space\": \"" + space +
+         "\", \"kind\": \"" + kind + "\", \"width\": " + std::to_string(i.width) +
          ", \"interval\": " + std::to_string(i.interval) + ", \"position\": " + std::to_string(i.position) +
          ", \"instances\": " + std::to_string(i.instances) + ", \"wavefronts\": " + std::to_string(i.wavefronts) +
          ", \"ideal_wavefronts\": " + std::to_string(i.ideal) + ", \"excess_wavefronts\": " + std::to_string(i.excess) +
          ", \"max_ways\": " + std::to_string(i.max_ways) + ", \"sectors\": " + std::to_string(i.sectors) +
-         ", \"ideal_sectors\": " + std::to_string(i.ideal_sectors) + ", \"cycles\": " + number(i.cycles) + "}";
+         ", \"ideal_sectors\": " + std::to_string(i.ideal_sectors) + ", \"l1_hit_sectors\": " +
+         std::to_string(i.l1_hit_sectors) + ", \"alu_fma\": " + std::to_string(i.alu.fma) + ", \"alu_integer\": " +
+         std::to_string(i.alu.integer) + ", \"cycles\": " + number(i.cycles) + ", \"issue_cycles\": " +
+         number(i.issue_cycles) + ", \"lds_cycles\": " + number(i.lds_cycles) + ", \"global_cycles\": " +
+         number(i.global_cycles) + ", \"barrier_wait\": " + number(i.barrier_wait) + "}";
   }
   s += "\n  ],\n  \"totals\": {\"wavefronts\": " + std::to_string(r.wavefronts) + ", \"ideal_wavefronts\": " +
        std::to_string(r.ideal) + ", \"excess_wavefronts\": " + std::to_string(r.excess) + ", \"sectors\": " +
        std::to_string(r.sectors) + ", \"ideal_sectors\": " + std::to_string(r.ideal_sectors) +
-       ", \"cycles_per_workgroup\": " + number(r.cycles_per_workgroup) + "},\n  \"findings\": [";
+       ", \"cycles_per_workgroup\": " + number(r.cycles_per_workgroup) + ", \"slowest_workgroup_cycles\": " +
+       number(r.slowest_workgroup_cycles) + "},\n  \"occupancy\": {\"resident_workgroups\": " +
+       std::to_string(r.resident_workgroups) + ", \"active_processors\": " + std::to_string(r.active_processors) +
+       ", \"limited_by\": \"" + escape(r.resident_limit) + "\"},\n  \"busy\": {\"issue\": " + number(r.issue_busy) +
+       ", \"lds\": " + number(r.lds_busy) + ", \"global_load\": " + number(r.global_load_busy) +
+       ", \"global_store\": " + number(r.global_store_busy) + "},\n  \"verdict\": \"" + escape(r.verdict) +
+       "\",\n  \"findings\": [";
   for (std::size_t k = 0; k < r.findings.size(); ++k) s += std::string(k ? ", " : "") + "\"" + escape(r.findings[k]) + "\"";
   s += "],\n  \"finding_count\": " + std::to_string(r.finding_count) + "\n}\n";
   return s;

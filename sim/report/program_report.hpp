@@ -8,7 +8,11 @@
 //   lds:    wavefronts (serialized passes), ideal, excess (= bank conflicts), max N-way
 //   global: sectors touched, ideal sectors
 //   cycles: mean cycles from issue to completion per instance (pipe wait + service + latency)
-// The totals add every instance; cycles_per_workgroup is the slowest workgroup's timeline.
+// The totals add every instance. Time: the waves of the workgroups that share one SM / CU (occupancy: the
+// arch's thread, workgroup and LDS limits, and the grid spread over its SMs) run on one clock; each
+// instruction is preceded by the arithmetic the program stated (alu()); global loads that hit sectors the
+// SM already loaded cost L1 latency; cycles_per_workgroup is the median workgroup's, as the GPU's clock64
+// spans are compared (gpu/crosscheck).
 //
 // WORKED EXAMPLE. The copy program (64x32 fp16, 256 threads) on gfx942 with a row-major LDS tile and lanes
 // going down rows: 4 instructions x 4 waves; "lds load" has 4 instances, each 8 phases of ds_read_b128 in
@@ -24,16 +28,11 @@
 #include <vector>
 
 #include "sim/arch/arch.hpp"
+#include "sim/engine/lane_access.hpp"
 #include "sim/engine/run_result.hpp"
 #include "sim/models/lds_banks.hpp"
 
 namespace tilesim::sim {
-
-// Global-memory timing, which the measured tables do not cover yet: assumed figures (see the .cpp).
-struct global_timing {
-  double sectors_per_clock = 4;  // L1 returns 128 B/clk = four 32-byte sectors (reference §1.7)
-  double latency_cycles = 500;   // assumed, not measured
-};
 
 struct instruction_report {
   std::string label;
@@ -45,15 +44,32 @@ struct instruction_report {
   long long wavefronts = 0, ideal = 0, excess = 0;  // lds
   int max_ways = 0;                                 // lds
   long long sectors = 0, ideal_sectors = 0;         // global
-  double cycles = 0;                                // mean issue-to-completion cycles per instance
+  double cycles = 0;                                // mean cycles per instance: issue + lds + global (below)
+  // Where an instance's cycles went, means per instance (they add up to the time from when program order
+  // allowed the wave to go on to when the instruction completed): issue = its arithmetic (alu_before) and
+  // its own issue slot, with any wait for a busy scheduler; lds / global = waiting for data of earlier LDS /
+  // global loads, its own pipe's queue, service and latency. A barrier row has barrier_wait only: the mean
+  // cycles a wave waited there for the other waves of its workgroup.
+  double issue_cycles = 0, lds_cycles = 0, global_cycles = 0, barrier_wait = 0;
+  bool barrier = false;                             // a barrier row: label "barrier N" (N from 1)
+  alu_work alu;                                     // arithmetic issued before it, summed over instances
+  long long l1_hit_sectors = 0;                     // global loads: sectors this SM had already loaded
 };
 
 struct program_report {
   std::string arch;
   std::vector<instruction_report> instructions;  // in the order of first issue (interval, position)
   long long wavefronts = 0, ideal = 0, excess = 0, sectors = 0, ideal_sectors = 0;
-  double cycles_per_workgroup = 0;
+  double cycles_per_workgroup = 0;      // the median workgroup's cycles (what the GPU's median block shows)
+  double slowest_workgroup_cycles = 0;  // the slowest workgroup's
   int workgroups = 0, waves_per_workgroup = 0;
+  int resident_workgroups = 1;          // workgroups that share one SM / CU (occupancy)
+  int active_processors = 1;            // SMs / CUs the grid runs on
+  std::string resident_limit;           // what limits resident_workgroups: "the grid", "threads", "LDS", ...
+  // Busy fraction of the slowest set of co-resident workgroups: the busiest scheduler, the LDS pipe, the
+  // global load and store paths (busy cycles / that set's cycles), and the one-line verdict they give.
+  double issue_busy = 0, lds_busy = 0, global_load_busy = 0, global_store_busy = 0;
+  std::string verdict;
   // The LDS instance with the most excess wavefronts (ties: the first): for the bank heat map.
   bool has_worst_lds = false;
   wave_access worst_lds;
@@ -61,8 +77,9 @@ struct program_report {
   long long finding_count = 0;
 };
 
-// Prices and times every instruction of `run` on `arch`.
-program_report make_program_report(const arch_table& arch, const run_result& run, const global_timing& global = {});
+// Prices and times every instruction of `run` on `arch`: workgroups b, b + P, b + 2P, ... (P = the arch's
+// SMs / CUs) share one SM in groups of resident_workgroups, each group timed on one clock (sim/timing).
+program_report make_program_report(const arch_table& arch, const run_result& run);
 
 // The report as JSON (one object; strings escaped).
 std::string to_json(const program_report& report);

@@ -3,94 +3,155 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <stdexcept>
 
 namespace tilesim::sim {
 
 namespace {
-constexpr int pipe_count = 2;
 
 struct wave_state {
-  std::size_t next = 0;           // next step
-  double ready = 0;               // earliest time the next step may issue
-  double outstanding_until = 0;   // completion of everything issued so far
-  double loads_until = 0;         // completion of every load issued so far
+  std::size_t next = 0;          // next step
+  double ready = 0;              // earliest time the next step may issue (program order)
+  double outstanding_until = 0;  // completion of everything issued so far
+  double data_until = 0;         // completion of every load and arithmetic result issued so far
+  int data_pipe = -1;            // the pipe of the step that sets data_until (-1: arithmetic)
   bool at_barrier = false;
 };
+
 }  // namespace
 
-timing_result time_workgroup(const std::vector<std::vector<timed_step>>& waves, const timing_params& params) {
+timing_result time_waves(const std::vector<timed_wave>& waves, const timing_params& params) {
   const std::size_t n = waves.size();
-  std::vector<std::size_t> barriers(n, 0);
-  for (std::size_t w = 0; w < n; ++w)
-    barriers[w] = static_cast<std::size_t>(std::count_if(waves[w].begin(), waves[w].end(), [](const timed_step& s) { return s.barrier; }));
-  for (std::size_t w = 1; w < n; ++w)
-    if (barriers[w] != barriers[0])
-      throw std::invalid_argument("time_workgroup: wave " + std::to_string(w) + " reaches " + std::to_string(barriers[w]) +
-                                  " barriers but wave 0 reaches " + std::to_string(barriers[0]));
+  int schedulers = 0, workgroups = 0;
+  std::map<int, std::pair<std::size_t, long long>> barriers;  // workgroup -> (first wave, its barrier count)
+  for (std::size_t w = 0; w < n; ++w) {
+    if (waves[w].scheduler < 0 || waves[w].workgroup < 0)
+      throw std::invalid_argument("time_waves: wave " + std::to_string(w) + " has scheduler " +
+                                  std::to_string(waves[w].scheduler) + " and workgroup " +
+                                  std::to_string(waves[w].workgroup) + "; both must be >= 0");
+    schedulers = std::max(schedulers, waves[w].scheduler + 1);
+    workgroups = std::max(workgroups, waves[w].workgroup + 1);
+    const long long count = std::count_if(waves[w].steps.begin(), waves[w].steps.end(),
+                                          [](const timed_step& s) { return s.kind == step_kind::barrier; });
+    auto [it, fresh] = barriers.emplace(waves[w].workgroup, std::make_pair(w, count));
+    if (!fresh && it->second.second != count)
+      throw std::invalid_argument("time_waves: wave " + std::to_string(w) + " reaches " + std::to_string(count) +
+                                  " barriers but wave " + std::to_string(it->second.first) + " of workgroup " +
+                                  std::to_string(waves[w].workgroup) + " reaches " + std::to_string(it->second.second));
+  }
 
   timing_result r;
   r.waves.resize(n);
-  for (std::size_t w = 0; w < n; ++w) r.waves[w].resize(waves[w].size());
+  for (std::size_t w = 0; w < n; ++w) r.waves[w].resize(waves[w].steps.size());
   r.pipe_busy.assign(pipe_count, 0);
-  std::vector<double> pipe_free(pipe_count, 0);
+  r.scheduler_busy.assign(static_cast<std::size_t>(schedulers), 0);
+  r.workgroup_cycles.assign(static_cast<std::size_t>(workgroups), params.start_cycles);
+  std::vector<double> pipe_free(pipe_count, 0), scheduler_free(static_cast<std::size_t>(schedulers), 0);
   std::vector<wave_state> state(n);
+  for (wave_state& s : state) s.ready = params.start_cycles;
 
+  // Waves of each workgroup, to release a barrier as soon as the last of them arrives.
+  std::vector<std::vector<std::size_t>> members(static_cast<std::size_t>(workgroups));
+  for (std::size_t w = 0; w < n; ++w) members[static_cast<std::size_t>(waves[w].workgroup)].push_back(w);
   for (;;) {
-    // The oldest-ready wave that has a non-barrier step to issue.
+    bool progressed = false;
+    // Arrivals: a wave whose next step is a barrier arrives once everything it issued has completed.
+    for (std::size_t w = 0; w < n; ++w) {
+      wave_state& s = state[w];
+      if (s.at_barrier || s.next >= waves[w].steps.size() || waves[w].steps[s.next].kind != step_kind::barrier) continue;
+      step_times& t = r.waves[w][s.next];
+      t.ready = s.ready;
+      t.issue = std::max(s.ready, s.outstanding_until);
+      s.at_barrier = true;
+      progressed = true;
+    }
+    // Releases: a workgroup whose waves with steps left all wait at a barrier goes on together.
+    for (const std::vector<std::size_t>& group : members) {
+      double release = -1;
+      bool all = false;
+      for (std::size_t w : group) {
+        if (state[w].next >= waves[w].steps.size()) continue;
+        if (!state[w].at_barrier) {
+          all = false;
+          break;
+        }
+        all = true;
+        release = std::max(release, r.waves[w][state[w].next].issue);
+      }
+      if (!all) continue;
+      for (std::size_t w : group) {
+        if (state[w].next >= waves[w].steps.size()) continue;
+        step_times& t = r.waves[w][state[w].next];
+        t.start = t.complete = release + params.barrier_cycles;
+        state[w].ready = t.complete;
+        state[w].at_barrier = false;
+        ++state[w].next;
+        progressed = true;
+      }
+    }
+    // The wave whose next step can issue first (oldest ready, ties by wave number).
     std::size_t pick = n;
     double best = std::numeric_limits<double>::infinity();
     bool any_left = false;
     for (std::size_t w = 0; w < n; ++w) {
-      if (state[w].next >= waves[w].size()) continue;
+      const wave_state& s = state[w];
+      if (s.next >= waves[w].steps.size()) continue;
       any_left = true;
-      if (state[w].at_barrier) continue;
-      if (waves[w][state[w].next].barrier) {
-        // Arrive: the arrival counts once everything the wave issued has completed (waitcnt).
-        step_times& t = r.waves[w][state[w].next];
-        t.issue = std::max(state[w].ready, state[w].outstanding_until);
-        state[w].at_barrier = true;
-        continue;
-      }
-      const timed_step& next = waves[w][state[w].next];
-      const double ready = next.waits_for_loads ? std::max(state[w].ready, state[w].loads_until) : state[w].ready;
-      if (ready < best) {
-        best = ready;
+      const timed_step& next = waves[w].steps[s.next];
+      if (s.at_barrier || next.kind == step_kind::barrier) continue;
+      const double data = next.waits_for_data ? s.data_until : 0;
+      const double when = std::max({s.ready, data, scheduler_free[static_cast<std::size_t>(waves[w].scheduler)]});
+      if (when < best) {
+        best = when;
         pick = w;
       }
     }
     if (!any_left) break;
-    if (pick == n) {
-      // Every wave with steps left waits at a barrier: release them together.
-      double release = 0;
-      for (std::size_t w = 0; w < n; ++w)
-        if (state[w].at_barrier) release = std::max(release, r.waves[w][state[w].next].issue);
-      release += params.barrier_cycles;
-      for (std::size_t w = 0; w < n; ++w) {
-        if (!state[w].at_barrier) continue;
-        step_times& t = r.waves[w][state[w].next];
-        t.start = t.complete = release;
-        state[w].ready = release;
-        state[w].at_barrier = false;
-        ++state[w].next;
-      }
+    if (pick == n) {  // a barrier was just reached or released: look again
+      if (!progressed) throw std::logic_error("time_waves: every wave waits at a barrier that cannot release");
       continue;
     }
-    const timed_step& s = waves[pick][state[pick].next];
-    step_times& t = r.waves[pick][state[pick].next];
-    const int p = static_cast<int>(s.pipe);
+    wave_state& s = state[pick];
+    const timed_step& step = waves[pick].steps[s.next];
+    step_times& t = r.waves[pick][s.next];
+    const auto sched = static_cast<std::size_t>(waves[pick].scheduler);
+    t.ready = s.ready;
+    t.data_ready = step.waits_for_data ? std::max(s.ready, s.data_until) : s.ready;
+    if (step.waits_for_data && s.data_until > s.ready) t.waited_on = s.data_pipe;
     t.issue = best;
-    t.start = std::max(t.issue, pipe_free[p]);
-    pipe_free[p] = t.start + s.occupancy;
-    r.pipe_busy[p] += s.occupancy;
-    t.complete = pipe_free[p] + s.latency;
-    state[pick].outstanding_until = std::max(state[pick].outstanding_until, t.complete);
-    if (s.is_load) state[pick].loads_until = std::max(state[pick].loads_until, t.complete);
-    state[pick].ready = t.issue + params.issue_cycles;
-    ++state[pick].next;
+    scheduler_free[sched] = t.issue + step.issue_slots;
+    r.scheduler_busy[sched] += step.issue_slots;
+    if (step.kind == step_kind::alu) {
+      t.start = t.issue;
+      t.complete = t.issue + step.issue_slots + step.latency;
+    } else {
+      const int p = static_cast<int>(step.pipe);
+      t.start = std::max(t.issue, pipe_free[static_cast<std::size_t>(p)]);
+      if (step.datapath > 0) {
+        const auto l = static_cast<std::size_t>(pipe_id::lds);
+        t.start = std::max(t.start, pipe_free[l]);
+        pipe_free[l] = t.start + step.datapath;
+        r.pipe_busy[l] += step.datapath;
+      }
+      pipe_free[static_cast<std::size_t>(p)] = t.start + step.occupancy;
+      r.pipe_busy[static_cast<std::size_t>(p)] += step.occupancy;
+      t.complete = t.start + step.occupancy + step.latency;
+    }
+    s.outstanding_until = std::max(s.outstanding_until, t.complete);
+    if (step.produces_data && t.complete >= s.data_until) {
+      s.data_until = t.complete;
+      s.data_pipe = step.kind == step_kind::alu ? -1 : static_cast<int>(step.pipe);
+    }
+    s.ready = t.issue + step.issue_slots;
+    ++s.next;
   }
   for (std::size_t w = 0; w < n; ++w)
-    for (const step_times& t : r.waves[w]) r.total_cycles = std::max(r.total_cycles, t.complete);
+    for (const step_times& t : r.waves[w]) {
+      double& g = r.workgroup_cycles[static_cast<std::size_t>(waves[w].workgroup)];
+      g = std::max(g, t.complete);
+      r.total_cycles = std::max(r.total_cycles, t.complete);
+    }
   return r;
 }
 

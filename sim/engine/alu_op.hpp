@@ -1,0 +1,21 @@
+// tilesim/sim/engine/alu_op.hpp: the classes of arithmetic a tile program states for the timing model.
+//
+// DEFINITION. A program's memory accesses are recorded as it runs; its arithmetic is not visible to the
+// simulator, so the program states it: alu(ctx, alu_op::fma, 16) says "this thread now executes 16
+// floating-point multiply-adds" (program.hpp). The timing model issues each stated instruction on the wave's
+// scheduler at the rate its architecture table gives for the class (sim/arch: issue_timing::alu_cycles).
+//
+// WORKED EXAMPLE. A 4x4 register tile updated by one k step: alu(ctx, alu_op::fma, 16); on sm90 one warp
+// instruction per clock each, so the warp's scheduler is busy 16 clocks; on gfx942 (wave64 on SIMD16) 64.
+//
+// INVARIANTS: the values index issue_timing::alu_cycles and alu_work (fma = 0, integer = 1).
+#pragma once
+
+namespace tilesim {
+
+enum class alu_op : int {
+  fma = 0,      // floating-point arithmetic (FFMA, FADD, FMUL, v_fma_f32)
+  integer = 1,  // index and address arithmetic, bit manipulation (IMAD, LOP3, SHF, v_add_u32)
+};
+
+}  // namespace tilesim
