@@ -177,11 +177,16 @@ program_report make_program_report(const arch_table& arch, const run_result& run
   std::vector<double> workgroup_cycles;
   double slowest_set = -1;
   for (const std::vector<std::size_t>& set : sets) {
-    // Which global sectors this SM has loaded before each instruction: in program order across the set
-    // (interval, position), a sector loaded at an earlier (interval, position) by any wave is an L1 hit.
-    std::map<std::tuple<int, int, std::size_t, std::size_t>, std::pair<long long, long long>> hits;  // -> (miss, hit)
+    // Which global sectors this SM has loaded before each load, in program order across the set (interval,
+    // position): a sector loaded in an earlier interval has arrived (the barrier waited for it): an L1 hit; one
+    // an earlier position of the same interval asked for (any wave of the set) is still on its way: the L1
+    // merges the request (no L2 traffic) but the data comes with the first request's latency; any other misses.
+    struct touch_count {
+      long long miss = 0, merged = 0, hit = 0;
+    };
+    std::map<std::tuple<int, int, std::size_t, std::size_t>, touch_count> touches;
     {
-      std::vector<std::tuple<int, int, std::size_t, std::size_t>> order;
+      std::vector<std::tuple<int, int, std::size_t, std::size_t>> order;  // (interval, position, wave key, index)
       for (std::size_t k = 0; k < set.size(); ++k)
         for (std::size_t w = 0; w < run.workgroups[set[k]].waves.size(); ++w)
           for (std::size_t i = 0; i < run.workgroups[set[k]].waves[w].instructions.size(); ++i) {
@@ -190,29 +195,23 @@ program_report make_program_report(const arch_table& arch, const run_result& run
               order.emplace_back(ins.interval, ins.position, k * 4096 + w, i);
           }
       std::sort(order.begin(), order.end());
-      std::set<address_t> seen;
-      std::vector<address_t> fresh;
-      for (std::size_t at = 0; at < order.size();) {
-        std::size_t end = at;  // one (interval, position) across the set's waves: they miss together
-        while (end < order.size() && std::get<0>(order[end]) == std::get<0>(order[at]) &&
-               std::get<1>(order[end]) == std::get<1>(order[at]))
-          ++end;
-        fresh.clear();
-        for (std::size_t q = at; q < end; ++q) {
-          const std::size_t kw = std::get<2>(order[q]);
-          const wave_instruction& ins = run.workgroups[set[kw / 4096]].waves[kw % 4096].instructions[std::get<3>(order[q])];
-          long long miss = 0, hit = 0;
-          for (address_t sct : sectors_of(arch, ins.access)) {
-            if (seen.count(sct)) ++hit;
-            else {
-              ++miss;
-              fresh.push_back(sct);
-            }
-          }
-          hits[order[q]] = {miss, hit};
+      std::set<address_t> arrived, pending;
+      int interval = -1;
+      for (const auto& key : order) {
+        if (std::get<0>(key) != interval) {
+          arrived.insert(pending.begin(), pending.end());
+          pending.clear();
+          interval = std::get<0>(key);
         }
-        seen.insert(fresh.begin(), fresh.end());
-        at = end;
+        const std::size_t kw = std::get<2>(key);
+        const wave_instruction& ins = run.workgroups[set[kw / 4096]].waves[kw % 4096].instructions[std::get<3>(key)];
+        touch_count c;
+        for (address_t sct : sectors_of(arch, ins.access)) {
+          if (arrived.count(sct)) ++c.hit;
+          else if (!pending.insert(sct).second) ++c.merged;
+          else ++c.miss;
+        }
+        touches[key] = c;
       }
     }
 
@@ -295,11 +294,12 @@ program_report make_program_report(const arch_table& arch, const run_result& run
               ir.sectors += c.sectors;
               ir.ideal_sectors += c.ideal_sectors;
               if (s.produces_data && !i.atomic) {
-                const auto [miss, hit] = hits.at({i.interval, i.position, k * 4096 + w, at_index});
-                ir.l1_hit_sectors += hit;
+                const touch_count t = touches.at({i.interval, i.position, k * 4096 + w, at_index});
+                ir.l1_hit_sectors += t.hit;
                 s.pipe = pipe_id::global_load;
-                s.occupancy = static_cast<double>(miss) / load_rate + static_cast<double>(hit) / g.l1_sectors_per_clock;
-                s.latency = miss > 0 ? g.first_touch_latency : g.l1_load_latency;
+                s.occupancy = static_cast<double>(t.miss) / load_rate +
+                              static_cast<double>(t.hit + t.merged) / g.l1_sectors_per_clock;
+                s.latency = t.miss + t.merged > 0 ? g.first_touch_latency : g.l1_load_latency;
               } else {  // stores and atomics leave the SM through the store path
                 s.pipe = pipe_id::global_store;
                 s.occupancy = c.sectors / g.store_sectors_per_clock;
