@@ -247,21 +247,24 @@ program_report make_program_report(const arch_table& arch, const run_result& run
         };
         std::size_t next = 0;
         for (int interval = 0; interval < wg.intervals; ++interval) {
-          // Issue order: the interval's global loads first (nvcc and hipcc hoist independent loads above the
-          // stores and arithmetic that follow them; a load whose address needs loaded data is outside the model),
-          // then everything else in program order, a hoisted load's arithmetic staying where it was stated.
+          // Issue order, as nvcc and hipcc schedule independent loads: a global load moves up, ahead of the
+          // LDS accesses and arithmetic before it, to just after the interval's last earlier global store (which
+          // it may alias, so it stays behind it); its arithmetic stays where it was stated. Everything else keeps
+          // program order. (A load whose address needs loaded data is outside the model.)
           enum class part { both, memory_only, alu_only };
-          std::vector<std::pair<std::size_t, part>> in_order, rest;
+          std::vector<std::pair<std::size_t, part>> in_order;
+          std::size_t fence = 0;  // loads are placed at in_order[fence], after the last global store so far
           for (; next < wr.instructions.size() && wr.instructions[next].interval == interval; ++next) {
             const wave_instruction& i = wr.instructions[next];
-            if (i.access.space == memory_space::global && i.access.kind == access_kind::load && !i.atomic) {
-              in_order.emplace_back(next, part::memory_only);
-              if (!i.alu_before.empty()) rest.emplace_back(next, part::alu_only);
+            const bool global = i.access.space == memory_space::global;
+            if (global && i.access.kind == access_kind::load && !i.atomic) {
+              in_order.insert(in_order.begin() + static_cast<std::ptrdiff_t>(fence++), {next, part::memory_only});
+              if (!i.alu_before.empty()) in_order.emplace_back(next, part::alu_only);
             } else {
-              rest.emplace_back(next, part::both);
+              in_order.emplace_back(next, part::both);
+              if (global) fence = in_order.size();
             }
           }
-          in_order.insert(in_order.end(), rest.begin(), rest.end());
           for (const auto& [at_index, what] : in_order) {
             const wave_instruction& i = wr.instructions[at_index];
             const std::size_t at = row(i.access.label, &i, i.interval, i.position);
