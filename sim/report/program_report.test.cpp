@@ -4,7 +4,10 @@
 #include <cstdint>
 #include <string>
 
+#include "sim/engine/engine.hpp"
+#include "sim/engine/program.hpp"
 #include "sim/programs/copy_run.hpp"
+#include "sim/programs/lds_sweep.hpp"
 #include "sim/report/program_report.hpp"
 
 using namespace tilesim;
@@ -32,7 +35,9 @@ const instruction_report& find(const program_report& r, const std::string& label
 TEST_CASE("copy on gfx942 (ROCm blog, §2.7): row-major 64x32 fp16 reads 2-way, writes conflict-free; XOR fixes the reads") {
   const program_report row = copy_report("gfx942", programs::copy_lds_layout::row_major);
   const program_report xr = copy_report("gfx942", programs::copy_lds_layout::ck_xor);
-  REQUIRE(row.instructions.size() == 4);
+  REQUIRE(row.instructions.size() == 5);  // 4 instructions and the barrier between the LDS store and load
+  CHECK(row.instructions[2].barrier);
+  CHECK(row.instructions[2].label == "barrier 1");
   const instruction_report& a = find(row, "lds load");
   CHECK(a.instances == 4);
   CHECK(a.ideal == 4 * 8);        // ds_read_b128: 8 phases per wave
@@ -81,4 +86,104 @@ TEST_CASE("JSON names every instruction and the totals; the heat map has one cel
   std::size_t cells = 0;
   for (std::size_t at = svg.find("<rect x="); at != std::string::npos; at = svg.find("<rect x=", at + 1)) ++cells;
   CHECK(cells == 8 * 32);
+}
+
+TEST_CASE("where the cycles went: every row's cycles are its issue + LDS + global parts; barrier rows only wait") {
+  for (const char* arch : {"sm90", "gfx942"}) {
+    const program_report r = copy_report(arch, programs::copy_lds_layout::row_major);
+    for (const instruction_report& i : r.instructions) {
+      CAPTURE(i.label);
+      CHECK(i.issue_cycles >= 0);
+      CHECK(i.lds_cycles >= 0);
+      CHECK(i.global_cycles >= 0);
+      if (i.barrier) {
+        CHECK(i.cycles == i.barrier_wait);
+        CHECK(i.issue_cycles + i.lds_cycles + i.global_cycles == 0);
+      } else {
+        CHECK(i.cycles == doctest::Approx(i.issue_cycles + i.lds_cycles + i.global_cycles));
+        CHECK(i.issue_cycles >= 1);  // its own issue slot
+        CHECK((i.space == memory_space::lds ? i.lds_cycles : i.global_cycles) > 0);
+      }
+    }
+    CHECK(!r.verdict.empty());
+  }
+}
+
+// Thread t: loads in[t] ("first"), barrier, loads in[t] again ("again") and in[t + n] ("fresh"), stores the sum.
+struct reuse_program {
+  index_t n = 256;
+  void operator()(thread_context& ctx) const {
+    const auto in = global_buffer<float>(ctx, 0);
+    const auto out = global_buffer<float>(ctx, 1);
+    const index_t t = ctx.thread_id();
+    ctx.label("first");
+    float v = load_element(in, t);
+    ctx.barrier();
+    ctx.label("again");
+    v += load_element(in, t);
+    ctx.label("fresh");
+    v += load_element(in, t + n);
+    alu(ctx, alu_op::fma, 2);
+    ctx.label("store");
+    store_element(out, t, v);
+  }
+};
+
+// The sm90 table with `processors` SMs, so that a small grid already fills them.
+arch_table sm90_with(int processors) {
+  arch_table a = arch_named("sm90");
+  a.occupancy.processors = processors;
+  return a;
+}
+
+program_report reuse_report(int grid, const arch_table& arch = arch_named("sm90")) {
+  global_memory mem;
+  mem.add<float>("in", 2 * 256 * index_t{grid}, 1.0f);
+  mem.add<float>("out", 256, 0.0f);
+  const run_result run = sim::run(launch{.grid = grid, .block = 256, .wave_size = 32}, std::move(mem), reuse_program{});
+  return make_program_report(arch, run);
+}
+
+TEST_CASE("first touch vs reuse: a sector this SM loaded in an earlier interval is an L1 hit at L1 latency") {
+  const program_report r = reuse_report(1);
+  const instruction_report& again = find(r, "again");
+  const instruction_report& fresh = find(r, "fresh");
+  CHECK(again.l1_hit_sectors == again.sectors);
+  CHECK(find(r, "first").l1_hit_sectors == 0);
+  CHECK(fresh.l1_hit_sectors == 0);
+  const global_timing& g = arch_named("sm90").global;
+  CHECK(again.global_cycles < g.first_touch_latency);
+  CHECK(fresh.global_cycles >= g.first_touch_latency);
+  CHECK(find(r, "store").alu.fma == 8 * 2);  // 8 warps, 2 FMAs each, issued before the store
+}
+
+TEST_CASE("occupancy: a grid larger than the SMs puts several workgroups on one SM, up to the thread limit") {
+  const program_report one = reuse_report(1);
+  CHECK(one.resident_workgroups == 1);
+  CHECK(one.active_processors == 1);
+  const arch_table two = sm90_with(2);
+  const program_report many = reuse_report(2 * 3, two);  // 3 per SM: the grid limits
+  CHECK(many.resident_workgroups == 3);
+  CHECK(many.active_processors == 2);
+  CHECK(many.resident_limit.find("the grid") == 0);
+  const program_report full = reuse_report(2 * 12, two);  // 12 per SM wanted, 2048 / 256 = 8 fit
+  CHECK(full.resident_workgroups == 8);
+  CHECK(full.resident_limit.find("threads") == 0);
+  // Sharing an SM's load path and schedulers costs time: more resident workgroups, more cycles each.
+  CHECK(many.cycles_per_workgroup > one.cycles_per_workgroup);
+  CHECK(full.cycles_per_workgroup > many.cycles_per_workgroup);
+}
+
+TEST_CASE("verdicts: the conflicted LDS sweep is LDS-bound; the copy waits on global memory") {
+  CHECK(copy_report("sm90", programs::copy_lds_layout::ck_xor).verdict.find("latency-bound") == 0);
+  programs::lds_sweep_params p{};
+  p.iterations = 64;  // row-major tile read down its rows: 4-way conflicted LDS.128 loads
+  global_memory mem;
+  mem.add<std::uint16_t>("in", 64 * 32, std::uint16_t{1});
+  mem.add<std::uint16_t>("out", 64 * 32, std::uint16_t{0});
+  const run_result run = sim::run(launch{.block = 256, .wave_size = 32}, std::move(mem),
+                                  [&p](thread_context& ctx) { programs::lds_sweep<std::uint16_t, 8>(ctx, p); });
+  const program_report r = make_program_report(arch_named("sm90"), run);
+  CHECK(r.verdict.find("LDS-bound") == 0);
+  CHECK(r.lds_busy > 0.9);
 }
