@@ -25,8 +25,8 @@ TEST_CASE("run copy on gfx942: row-major read down the rows is 2-way (64 wavefro
   CHECK(row_major.code == 0);
   CHECK(row_major.out.find("result: output == input (2048 elements)") != std::string::npos);
   const std::vector<std::string> a = row(row_major, "lds load");
-  // label(2) space op B/lane inst wavefronts ideal N-way sectors ideal cycles
-  REQUIRE(a.size() == 12);
+  // label(2) space op B/lane inst wavefronts ideal N-way sectors ideal cycles issue LDS global barrier
+  REQUIRE(a.size() == 16);
   CHECK(a[5] == "4");
   CHECK(a[6] == "64");
   CHECK(a[7] == "32");
@@ -41,6 +41,26 @@ TEST_CASE("run copy on gfx942: row-major read down the rows is 2-way (64 wavefro
   CHECK(b[8] == "1");
 }
 
+TEST_CASE("run shows where each instruction's cycles went (issue + LDS + global), each barrier's wait, and a verdict") {
+  const result r = run_tilesim({"run", "copy", "--arch", "sm90"});
+  CHECK(r.code == 0);
+  for (const char* label : {"global load", "lds store", "lds load", "global store"}) {
+    CAPTURE(label);
+    const std::vector<std::string> w = row(r, label);
+    REQUIRE(w.size() == 16);
+    const double cycles = std::stod(w[11]), issue = std::stod(w[12]), lds = std::stod(w[13]), global = std::stod(w[14]);
+    CHECK(cycles == doctest::Approx(issue + lds + global).epsilon(0.01));
+    CHECK(issue >= 1);
+    CHECK(w[15] == "-");
+  }
+  const std::vector<std::string> b = row(r, "barrier 1");
+  REQUIRE(b.size() == 16);
+  CHECK(b[5] == "8");            // 8 warps passed it ("barrier 1" is two words)
+  CHECK(std::stod(b[15]) >= 0);  // their mean wait
+  CHECK(r.out.find("\nbottleneck: latency-bound: ") != std::string::npos);
+  CHECK(r.out.find("(1 per SM, limited by the grid (1 workgroup on 132 SMs))") != std::string::npos);
+}
+
 TEST_CASE("run copy --json gives one object with every instruction and the totals") {
   const result r = run_tilesim({"run", "copy", "--arch", "sm90", "--json"});
   CHECK(r.code == 0);
@@ -50,6 +70,9 @@ TEST_CASE("run copy --json gives one object with every instruction and the total
   for (const char* label : {"global load", "lds store", "lds load", "global store"})
     CHECK(r.out.find(std::string("\"label\": \"") + label + "\"") != std::string::npos);
   CHECK(r.out.find("\"cycles_per_workgroup\"") != std::string::npos);
+  for (const char* key : {"\"issue_cycles\"", "\"lds_cycles\"", "\"global_cycles\"", "\"barriers\"", "\"wait\"",
+                          "\"verdict\": \"latency-bound", "\"resident_workgroups\": 1", "\"busy\""})
+    CHECK_MESSAGE(r.out.find(key) != std::string::npos, key);
 }
 
 TEST_CASE("run copy --svg writes the bank heat map, which rsvg-convert renders when installed") {
@@ -100,7 +123,7 @@ TEST_CASE("run gemm on gfx942: C equals the host GEMM; row-major A fragments rea
   CHECK(xr.out.find("result: C == host reference (4096 elements)") != std::string::npos);
   CHECK(xr.out.find("findings: none") != std::string::npos);
   const std::vector<std::string> a = row(xr, "A lds load");
-  REQUIRE(a.size() == 13);  // "A lds load" is three words
+  REQUIRE(a.size() == 17);  // "A lds load" is three words
   CHECK(a[7] == "2048");  // wavefronts (one word later than a one-word label's row)
   CHECK(a[9] == "1");
   const result rm = run_tilesim({"run", "gemm", "--layout", "row-major"});
@@ -127,7 +150,7 @@ TEST_CASE("run copy --read operand reproduces the LDS index-swap example: gfx942
     CHECK(r.code == 0);
     CHECK(r.out.find("result: output == input (4096 elements)") != std::string::npos);
     const std::vector<std::string> a = row(r, "lds load");
-    REQUIRE(a.size() == 12);
+    REQUIRE(a.size() == 16);
     CHECK(a[6] == (std::string(order) == "2024" ? "128" : "64"));  // wavefronts
     CHECK(a[7] == "64");                                             // ideal
   }

@@ -5,7 +5,7 @@
 // (sim::make_program_report) and keeps what the main job's table shows:
 //   example | variant | arch | LDS wavefronts ideal / actual | global sectors ideal / actual | cycles | check
 // wavefronts and sectors are summed over every instruction of every wave and workgroup of the run; cycles
-// are the predicted cycles of the slowest workgroup (sim/timing).
+// are the predicted cycles of the median workgroup (sim/timing, sim/report).
 //
 // WORKED EXAMPLE. gemm "ck-xor, 32x32x8" on gfx942 summarizes as
 //   gemm  ck-xor, 32x32x8  gfx942  4608 / 4608  2560 / 2560  6836  C == Eigen (max |err| 0)
@@ -30,7 +30,7 @@ struct summary_row {
   std::string example, variant, arch;
   long long wavefronts = 0, ideal_wavefronts = 0;  // LDS
   long long sectors = 0, ideal_sectors = 0;        // global
-  double cycles = 0;                               // predicted, per workgroup (the slowest)
+  double cycles = 0;                               // predicted, per workgroup (the median)
   bool passed = false;
   std::string check;
   sim::program_report report;  // the full pricing (the heat map's instruction is report.worst_lds)

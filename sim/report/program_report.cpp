@@ -48,7 +48,8 @@ residency resident_workgroups(const arch_table& arch, const run_result& run) {
   r.processors = static_cast<int>(std::min<long long>(grid, o.processors));
   const long long per_processor = (grid + o.processors - 1) / o.processors;
   std::vector<std::pair<long long, std::string>> limits = {
-      {per_processor, "the grid (" + std::to_string(grid) + " workgroups on " + std::to_string(o.processors) + " " +
+      {per_processor, "the grid (" + std::to_string(grid) + (grid == 1 ? " workgroup on " : " workgroups on ") +
+                          std::to_string(o.processors) + " " +
                           (arch.wave_size == 32 ? "SMs" : "CUs") + ")"},
       {o.max_threads / threads, "threads (" + std::to_string(o.max_threads) + " per SM)"},
       {o.max_workgroups, "workgroups per SM (" + std::to_string(o.max_workgroups) + ")"}};
@@ -112,7 +113,10 @@ std::string bottleneck_verdict(const program_report& r) {
     issue += i.issue_cycles * i.instances;
     lds += i.lds_cycles * i.instances;
     global += i.global_cycles * i.instances;
-    barrier += i.barrier_wait * i.instances;
+  }
+  for (const barrier_report& b : r.barriers) {
+    barrier += b.wait * b.instances;
+    issue += b.issue_cycles * b.instances;
   }
   const double all = std::max(issue + lds + global + barrier, 1e-9);
   const std::pair<double, std::string> waits[] = {
@@ -141,6 +145,7 @@ program_report make_program_report(const arch_table& arch, const run_result& run
 
   std::map<place, std::size_t> index;  // label -> row
   std::vector<double> issue_sum, lds_sum, global_sum, wait_sum;
+  std::vector<char> is_barrier;  // per row
   long long worst_excess = -1;
   auto row = [&](const std::string& label, const wave_instruction* i, int interval, int position) -> std::size_t {
     auto [it, fresh] = index.emplace(label, r.instructions.size());
@@ -153,9 +158,8 @@ program_report make_program_report(const arch_table& arch, const run_result& run
         ir.kind = i->access.kind;
         ir.space = i->access.space;
         ir.width = i->access.width;
-      } else {
-        ir.barrier = true;
       }
+      is_barrier.push_back(i == nullptr);
       r.instructions.push_back(ir);
       for (auto* v : {&issue_sum, &lds_sum, &global_sum, &wait_sum}) v->push_back(0);
     }
@@ -399,11 +403,14 @@ program_report make_program_report(const arch_table& arch, const run_result& run
   for (std::size_t k : order) {
     instruction_report ir = r.instructions[k];
     const double n = ir.instances ? ir.instances : 1;
+    if (is_barrier[k]) {
+      r.barriers.push_back({ir.label, ir.interval, ir.instances, wait_sum[k] / n, issue_sum[k] / n, ir.alu});
+      continue;
+    }
     ir.issue_cycles = issue_sum[k] / n;
     ir.lds_cycles = lds_sum[k] / n;
     ir.global_cycles = global_sum[k] / n;
-    ir.barrier_wait = wait_sum[k] / n;
-    ir.cycles = ir.barrier ? ir.barrier_wait : ir.issue_cycles + ir.lds_cycles + ir.global_cycles;
+    ir.cycles = ir.issue_cycles + ir.lds_cycles + ir.global_cycles;
     r.wavefronts += ir.wavefronts;
     r.ideal += ir.ideal;
     r.excess += ir.excess;
@@ -421,8 +428,8 @@ std::string to_json(const program_report& r) {
                   ",\n  \"waves_per_workgroup\": " + std::to_string(r.waves_per_workgroup) + ",\n  \"instructions\": [";
   for (std::size_t k = 0; k < r.instructions.size(); ++k) {
     const instruction_report& i = r.instructions[k];
-    const std::string space = i.barrier ? "none" : i.space == memory_space::lds ? "lds" : "global";
-    const std::string kind = i.barrier ? "barrier" : i.kind == access_kind::load ? "load" : "store";
+    const std::string space = i.space == memory_space::lds ? "lds" : "global";
+    const std::string kind = i.kind == access_kind::load ? "load" : "store";
     s += std::string(k ? "," : "") + "\n    {\"label\": \"" + escape(i.label) + "\", \"space\": \"" + space +
          "\", \"kind\": \"" + kind + "\", \"width\": " + std::to_string(i.width) +
          ", \"interval\": " + std::to_string(i.interval) + ", \"position\": " + std::to_string(i.position) +
@@ -433,7 +440,15 @@ std::string to_json(const program_report& r) {
          std::to_string(i.l1_hit_sectors) + ", \"alu_fma\": " + std::to_string(i.alu.fma) + ", \"alu_integer\": " +
          std::to_string(i.alu.integer) + ", \"cycles\": " + number(i.cycles) + ", \"issue_cycles\": " +
          number(i.issue_cycles) + ", \"lds_cycles\": " + number(i.lds_cycles) + ", \"global_cycles\": " +
-         number(i.global_cycles) + ", \"barrier_wait\": " + number(i.barrier_wait) + "}";
+         number(i.global_cycles) + "}";
+  }
+  s += "\n  ],\n  \"barriers\": [";
+  for (std::size_t k = 0; k < r.barriers.size(); ++k) {
+    const barrier_report& b = r.barriers[k];
+    s += std::string(k ? "," : "") + "\n    {\"label\": \"" + escape(b.label) + "\", \"interval\": " +
+         std::to_string(b.interval) + ", \"instances\": " + std::to_string(b.instances) + ", \"wait\": " +
+         number(b.wait) + ", \"issue_cycles\": " + number(b.issue_cycles) + ", \"alu_fma\": " +
+         std::to_string(b.alu.fma) + ", \"alu_integer\": " + std::to_string(b.alu.integer) + "}";
   }
   s += "\n  ],\n  \"totals\": {\"wavefronts\": " + std::to_string(r.wavefronts) + ", \"ideal_wavefronts\": " +
        std::to_string(r.ideal) + ", \"excess_wavefronts\": " + std::to_string(r.excess) + ", \"sectors\": " +

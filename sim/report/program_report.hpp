@@ -48,17 +48,26 @@ struct instruction_report {
   // Where an instance's cycles went, means per instance (they add up to the time from when program order
   // allowed the wave to go on to when the instruction completed): issue = its arithmetic (alu_before) and
   // its own issue slot, with any wait for a busy scheduler; lds / global = waiting for data of earlier LDS /
-  // global loads, its own pipe's queue, service and latency. A barrier row has barrier_wait only: the mean
-  // cycles a wave waited there for the other waves of its workgroup.
-  double issue_cycles = 0, lds_cycles = 0, global_cycles = 0, barrier_wait = 0;
-  bool barrier = false;                             // a barrier row: label "barrier N" (N from 1)
+  // global loads, its own pipe's queue, service and latency.
+  double issue_cycles = 0, lds_cycles = 0, global_cycles = 0;
   alu_work alu;                                     // arithmetic issued before it, summed over instances
   long long l1_hit_sectors = 0;                     // global loads: sectors this SM had already loaded
+};
+
+// Barrier N (N from 1) of the program: where waves waited for the other waves of their workgroup.
+struct barrier_report {
+  std::string label;          // "barrier 1"
+  int interval = 0;           // it ends this interval
+  int instances = 0;          // waves x workgroups that passed it
+  double wait = 0;            // mean cycles from a wave's arrival (everything it issued complete) to the release
+  double issue_cycles = 0;    // mean cycles of arithmetic the program stated after the interval's last access
+  alu_work alu;               // that arithmetic, summed
 };
 
 struct program_report {
   std::string arch;
   std::vector<instruction_report> instructions;  // in the order of first issue (interval, position)
+  std::vector<barrier_report> barriers;          // in program order
   long long wavefronts = 0, ideal = 0, excess = 0, sectors = 0, ideal_sectors = 0;
   double cycles_per_workgroup = 0;      // the median workgroup's cycles (what the GPU's median block shows)
   double slowest_workgroup_cycles = 0;  // the slowest workgroup's
