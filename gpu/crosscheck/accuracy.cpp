@@ -36,7 +36,7 @@ std::string signed_percent(double v) {
 accuracy accuracy_of(const json_value& recording) {
   accuracy a;
   // The same algorithm with another LDS layout: program, launch, global sectors, LDS instruction counts.
-  using family_key = std::tuple<std::string, double, double, double, double, double, double>;
+  using family_key = std::tuple<std::string, std::string, double, double, double, double, double, double>;
   struct member {
     std::size_t row;
     long long excess;
@@ -54,7 +54,8 @@ accuracy accuracy_of(const json_value& recording) {
     row.error = (row.predicted - row.measured) / row.measured;
     row.verdict = s.report.verdict;
     const json_value& c = p["simulator"]["counters"];
-    families[{row.program, p["launch"]["grid"].number(), p["launch"]["block"].number(), c["global_sectors_ld"].number(),
+    const std::string example = row.name.rfind("example ", 0) == 0 ? row.name.substr(0, row.name.find(':')) : "";
+    families[{row.program, example, p["launch"]["grid"].number(), p["launch"]["block"].number(), c["global_sectors_ld"].number(),
               c["global_sectors_st"].number(), c["lds_instructions_ld"].number(), c["lds_instructions_st"].number()}]
         .push_back({a.points.size(), s.report.excess});
     a.points.push_back(std::move(row));

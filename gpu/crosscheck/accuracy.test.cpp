@@ -1,0 +1,102 @@
+// tilesim/gpu/crosscheck/accuracy.test.cpp: the timing model held to the hardware (issue 12's targets), in CI.
+//
+// The newest priced recording (gpu/recordings/h100-zero-overhead.json: the efficient kernels on an H100, clock64
+// per block, median block of the best of 10) is re-simulated point by point (accuracy.hpp). The laws:
+//   median |predicted - measured| / measured over the whole catalogue <= 10 %, and no more than 0.5 points above
+//     what the model gives today (a change that makes the model worse fails here);
+//   every point within 25 %, except the outliers named below, each within its own bound;
+//   the predicted speed-up of each conflict-free variant over its conflicted variant within 10 % of the measured
+//     one, except the outliers named below.
+// The outliers are what the model does not capture (README.md, "How accurate is it"); a model change that
+// brings one inside the target fails the test too, so the list stays true.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "gpu/crosscheck/accuracy.hpp"
+
+namespace {
+
+using namespace tilesim::gpu;
+
+const accuracy& h100_accuracy() {
+  static const accuracy a = [] {
+    std::ifstream f("gpu/recordings/h100-zero-overhead.json");
+    REQUIRE_MESSAGE(f.good(), "gpu/recordings/h100-zero-overhead.json is missing (the test runs in the repository root)");
+    std::stringstream s;
+    s << f.rdbuf();
+    return accuracy_of(parse_json(s.str()));
+  }();
+  return a;
+}
+
+// Points outside 25 % today, with the bound each stays within and why it is off.
+const std::map<std::string, double> point_outliers = {
+    // 18 hoisted loads per warp, one latency round predicted; the GPU takes about two (1360 cycles, like the naive
+    // kernel's 72 loads per warp). Not explained: the SASS has all 18 LDGs ahead of the FFMAs.
+    {"example conv: im2col, NHWC 2x8x8x4 3x3 -> 8", 0.50},
+};
+
+// Pairs outside 10 % today: the conflict-free side is faster on the GPU than its LDS and global counts say (the
+// examples' SW64 point), or slower (ck_xor's XOR address arithmetic at the 128-register cap), by what the model
+// does not price: address arithmetic.
+const std::map<std::string, double> speedup_outliers = {
+    {"example cute-swizzle: SW64 Swizzle<2,4,3> 8x32", 0.13},
+    {"gemm fp32 128x128x64 ck_xor", 0.13},
+};
+
+}  // namespace
+
+TEST_CASE("block cycles: median |error| <= 10 % over the catalogue, no drift above today's 7.7 %") {
+  const accuracy& a = h100_accuracy();
+  MESSAGE("median |error| " << 100 * a.median_abs_error << " %, worst " << 100 * a.worst_abs_error << " % over "
+                            << a.points.size() << " points");
+  CHECK(a.points.size() == 48);
+  CHECK(a.median_abs_error <= 0.10);
+  CHECK(a.median_abs_error <= 0.077 + 0.005);
+}
+
+TEST_CASE("block cycles: every point within 25 %, the named outliers within their own bounds") {
+  for (const accuracy_row& r : h100_accuracy().points) {
+    CAPTURE(r.name);
+    CAPTURE(r.predicted);
+    CAPTURE(r.measured);
+    const auto outlier = point_outliers.find(r.name);
+    if (outlier == point_outliers.end()) {
+      CHECK(std::fabs(r.error) <= 0.25);
+    } else {
+      CHECK(std::fabs(r.error) <= outlier->second);
+      CHECK_MESSAGE(std::fabs(r.error) > 0.25, "now within 25 %: remove it from point_outliers");
+    }
+  }
+}
+
+TEST_CASE("conflict-free speed-ups: each within 10 % of measured, the named outliers within their own bounds") {
+  const accuracy& a = h100_accuracy();
+  CHECK(a.speedups.size() == 10);
+  for (const speedup_row& r : a.speedups) {
+    CAPTURE(r.conflicted);
+    CAPTURE(r.conflict_free);
+    CAPTURE(r.predicted);
+    CAPTURE(r.measured);
+    const auto outlier = speedup_outliers.find(r.conflict_free);
+    if (outlier == speedup_outliers.end()) {
+      CHECK(std::fabs(r.error) <= 0.10);
+    } else {
+      CHECK(std::fabs(r.error) <= outlier->second);
+      CHECK_MESSAGE(std::fabs(r.error) > 0.10, "now within 10 %: remove it from speedup_outliers");
+    }
+  }
+}
+
+TEST_CASE("the LDS-bound GEMMs are predicted LDS-bound and the copies latency-bound, as the hardware's numbers say") {
+  for (const accuracy_row& r : h100_accuracy().points) {
+    CAPTURE(r.name);
+    if (r.name.rfind("gemm fp32", 0) == 0 && r.name.find("row_major") != std::string::npos)
+      CHECK(r.verdict.rfind("LDS-bound", 0) == 0);
+    if (r.name.rfind("copy fp16 64x32", 0) == 0) CHECK(r.verdict.rfind("latency-bound", 0) == 0);
+  }
+}
