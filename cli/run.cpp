@@ -202,8 +202,10 @@ std::string run_help() {
        "  --svg FILE   draw the bank heat map (phases x banks) of the LDS instruction with the most excess\n"
        "               wavefronts; written only when everything succeeded\n"
        "\n"
-       "Global-memory timing (4 sectors per clock, 500 cycles latency) is assumed, not measured; LDS figures come\n"
-       "from the arch tables (sim/arch), sm90's fitted to H200 measurements.\n"
+       "Columns: per instruction the waves that issued it, LDS wavefronts and global sectors (actual, ideal), and\n"
+       "where its cycles went (means per instance: issue, LDS, global); each barrier's mean wait; a bottleneck\n"
+       "verdict. Timing constants come from the arch tables (sim/arch): sm90's measured on an H200 (LDS) and an\n"
+       "H100 (global memory), AMD's assumed; README.md's \"How accurate is it\" says how close they come.\n"
        "exit codes: 0 success (also with findings: they are printed); 1 the program's result is wrong,\n"
        "or an internal error; 2 bad command line or parameters the program rejects (one line on stderr).\n";
   return s;
