@@ -1,7 +1,8 @@
 // tilesim/gpu/crosscheck/accuracy.test.cpp: the timing model held to the hardware (issue 12's targets), in CI.
 //
-// The newest priced recording (gpu/recordings/h100-zero-overhead.json: the efficient kernels on an H100, clock64
-// per block, median block of the best of 10) is re-simulated point by point (accuracy.hpp). The laws:
+// The two H100 recordings of the efficient kernels (gpu/recordings/h100-zero-overhead.json, which the model's
+// constants were chosen against, and h100-timing.json, recorded afterwards with another seed: clock64 per
+// block, median block of the best of 10) are re-simulated point by point (accuracy.hpp). The laws, per file:
 //   median |predicted - measured| / measured over the whole catalogue <= 10 %, and no more than 0.5 points above
 //     what the model gives today (a change that makes the model worse fails here);
 //   every point within 25 %, except the outliers named below, each within its own bound;
@@ -22,15 +23,21 @@ namespace {
 
 using namespace tilesim::gpu;
 
-const accuracy& h100_accuracy() {
-  static const accuracy a = [] {
-    std::ifstream f("gpu/recordings/h100-zero-overhead.json");
-    REQUIRE_MESSAGE(f.good(), "gpu/recordings/h100-zero-overhead.json is missing (the test runs in the repository root)");
-    std::stringstream s;
-    s << f.rdbuf();
-    return accuracy_of(parse_json(s.str()));
-  }();
-  return a;
+// The recordings and the median |error| the model gives on each today.
+const std::map<std::string, double> recordings = {
+    {"gpu/recordings/h100-zero-overhead.json", 0.077},
+    {"gpu/recordings/h100-timing.json", 0.074},
+};
+
+const accuracy& accuracy_for(const std::string& path) {
+  static std::map<std::string, accuracy> cache;
+  auto it = cache.find(path);
+  if (it != cache.end()) return it->second;
+  std::ifstream f(path);
+  REQUIRE_MESSAGE(f.good(), path << " is missing (the test runs in the repository root)");
+  std::stringstream s;
+  s << f.rdbuf();
+  return cache.emplace(path, accuracy_of(parse_json(s.str()))).first->second;
 }
 
 // Points outside 25 % today, with the bound each stays within and why it is off.
@@ -50,50 +57,60 @@ const std::map<std::string, double> speedup_outliers = {
 
 }  // namespace
 
-TEST_CASE("block cycles: median |error| <= 10 % over the catalogue, no drift above today's 7.7 %") {
-  const accuracy& a = h100_accuracy();
-  MESSAGE("median |error| " << 100 * a.median_abs_error << " %, worst " << 100 * a.worst_abs_error << " % over "
-                            << a.points.size() << " points");
-  CHECK(a.points.size() == 48);
-  CHECK(a.median_abs_error <= 0.10);
-  CHECK(a.median_abs_error <= 0.077 + 0.005);
-}
-
-TEST_CASE("block cycles: every point within 25 %, the named outliers within their own bounds") {
-  for (const accuracy_row& r : h100_accuracy().points) {
-    CAPTURE(r.name);
-    CAPTURE(r.predicted);
-    CAPTURE(r.measured);
-    const auto outlier = point_outliers.find(r.name);
-    if (outlier == point_outliers.end()) {
-      CHECK(std::fabs(r.error) <= 0.25);
-    } else {
-      CHECK(std::fabs(r.error) <= outlier->second);
-      CHECK_MESSAGE(std::fabs(r.error) > 0.25, "now within 25 %: remove it from point_outliers");
-    }
+TEST_CASE("block cycles: median |error| <= 10 % over the catalogue, no drift above today's") {
+  for (const auto& entry : recordings) {  // no structured binding: clang 14 cannot capture one in CAPTURE
+    const std::string& path = entry.first;
+    const double today = entry.second;
+    CAPTURE(path);
+    const accuracy& a = accuracy_for(path);
+    MESSAGE(path << ": median |error| " << 100 * a.median_abs_error << " %, worst " << 100 * a.worst_abs_error
+                 << " % over " << a.points.size() << " points");
+    CHECK(a.points.size() == 48);
+    CHECK(a.median_abs_error <= 0.10);
+    CHECK(a.median_abs_error <= today + 0.005);
   }
 }
 
+TEST_CASE("block cycles: every point within 25 %, the named outliers within their own bounds") {
+  for (const auto& entry : recordings)
+    for (const accuracy_row& r : accuracy_for(entry.first).points) {
+      CAPTURE(entry.first);
+      CAPTURE(r.name);
+      CAPTURE(r.predicted);
+      CAPTURE(r.measured);
+      const auto outlier = point_outliers.find(r.name);
+      if (outlier == point_outliers.end()) {
+        CHECK(std::fabs(r.error) <= 0.25);
+      } else {
+        CHECK(std::fabs(r.error) <= outlier->second);
+        CHECK_MESSAGE(std::fabs(r.error) > 0.25, "now within 25 %: remove it from point_outliers");
+      }
+    }
+}
+
 TEST_CASE("conflict-free speed-ups: each within 10 % of measured, the named outliers within their own bounds") {
-  const accuracy& a = h100_accuracy();
-  CHECK(a.speedups.size() == 10);
-  for (const speedup_row& r : a.speedups) {
-    CAPTURE(r.conflicted);
-    CAPTURE(r.conflict_free);
-    CAPTURE(r.predicted);
-    CAPTURE(r.measured);
-    const auto outlier = speedup_outliers.find(r.conflict_free);
-    if (outlier == speedup_outliers.end()) {
-      CHECK(std::fabs(r.error) <= 0.10);
-    } else {
-      CHECK(std::fabs(r.error) <= outlier->second);
-      CHECK_MESSAGE(std::fabs(r.error) > 0.10, "now within 10 %: remove it from speedup_outliers");
+  for (const auto& entry : recordings) {
+    const accuracy& a = accuracy_for(entry.first);
+    CHECK(a.speedups.size() == 10);
+    for (const speedup_row& r : a.speedups) {
+      CAPTURE(entry.first);
+      CAPTURE(r.conflicted);
+      CAPTURE(r.conflict_free);
+      CAPTURE(r.predicted);
+      CAPTURE(r.measured);
+      const auto outlier = speedup_outliers.find(r.conflict_free);
+      if (outlier == speedup_outliers.end()) {
+        CHECK(std::fabs(r.error) <= 0.10);
+      } else {
+        CHECK(std::fabs(r.error) <= outlier->second);
+        CHECK_MESSAGE(std::fabs(r.error) > 0.10, "now within 10 %: remove it from speedup_outliers");
+      }
     }
   }
 }
 
 TEST_CASE("the LDS-bound GEMMs are predicted LDS-bound and the copies latency-bound, as the hardware's numbers say") {
-  for (const accuracy_row& r : h100_accuracy().points) {
+  for (const accuracy_row& r : accuracy_for("gpu/recordings/h100-timing.json").points) {
     CAPTURE(r.name);
     if (r.name.rfind("gemm fp32", 0) == 0 && r.name.find("row_major") != std::string::npos)
       CHECK(r.verdict.rfind("LDS-bound", 0) == 0);
