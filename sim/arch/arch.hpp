@@ -5,7 +5,9 @@
 // lane) an `lds_phase_rule`: which lanes the hardware serves together ("phases", explicit lane lists so
 // AMD's non-contiguous ds_read_b128 groups are plain data), over how many banks, and which repeated-address
 // merging applies. Timing constants (pipe rate, fitted steady-state cycles, latency) and the global-memory
-// sector geometry sit beside them. Every number carries its source in a comment where it is defined
+// sector geometry sit beside them, and what the whole-program clock needs (sim/timing, sim/report): how waves
+// issue (issue_timing), what global memory costs (global_timing) and how many workgroups share an SM / CU
+// (occupancy_limits). Every number carries its source in a comment where it is defined
 // (sm90.cpp, gfx90a.cpp, gfx942.cpp, gfx950.cpp); numbers no source gives say "assumed, not measured".
 //
 // WORKED EXAMPLE.
