@@ -39,6 +39,8 @@ std::vector<option_spec> copy_options() {
       {"threads", "threads per workgroup", 256, 1, 1024},
       {"grid", "workgroups (each copies the next M rows)", 1, 1, 64},
       {"pad", "padded: elements added to each row, 0 = one vector", 0, 0, max_side},
+      {"registers", "registers per thread of the compiled kernel, for the occupancy limit (0: unknown, no limit)", 0, 0,
+       255},
   };
 }
 
@@ -52,6 +54,8 @@ std::vector<option_spec> gemm_options() {
       {"n", "columns of C, rows of B (a multiple of 64)", 64, 1, 1024},
       {"k", "the reduction length, A's and B's contiguous dim (a multiple of 32)", 64, 1, 1024},
       {"threads", "threads per workgroup", 256, 1, 1024},
+      {"registers", "registers per thread of the compiled kernel, for the occupancy limit (0: unknown, no limit)", 0, 0,
+       255},
   };
 }
 
@@ -130,9 +134,9 @@ sim::run_result run_or_usage_error(const std::string& command, F&& f) {
 
 // Prices and times the run on `arch`, writes --svg (the heat map of the worst LDS instruction) before anything
 // is printed, then prints the JSON, or `header` and the per-instruction table. Exit code 0, or 1 when !correct.
-int report_run(const sim::arch_table& arch, const sim::run_result& r, bool correct, const std::string& header,
-               bool json, const std::optional<std::string>& svg) {
-  const sim::program_report report = sim::make_program_report(arch, r);
+int report_run(const sim::arch_table& arch, const sim::run_result& r, int registers, bool correct,
+               const std::string& header, bool json, const std::optional<std::string>& svg) {
+  const sim::program_report report = sim::make_program_report(arch, r, registers);
   if (svg) {
     if (!report.has_worst_lds) throw usage_error("--svg: the run made no LDS instruction to draw");
     write_file_replacing(*svg, sim::bank_heat_map_svg(arch, report.worst_lds), "--svg");
@@ -171,7 +175,7 @@ int run_gemm_command(const std::vector<std::string>& args, bool json, const std:
          << " threads x " << l.grid << " workgroup(s) on " << arch.name << " (" << arch.description << ")\n"
          << "result: " << (exact ? "C == host reference" : "C DIFFERS FROM THE HOST REFERENCE") << " (" << p.m * p.n
          << " elements)\n";
-  return report_run(arch, r, exact, header.str(), json, svg);
+  return report_run(arch, r, static_cast<int>(o.integer("registers")), exact, header.str(), json, svg);
 }
 
 }  // namespace
@@ -264,7 +268,7 @@ int run_program_command(const std::vector<std::string>& all) {
          << " threads x " << l.grid << " workgroup(s) on " << arch.name << " (" << arch.description << ")\n"
          << "result: " << (exact ? "output == input" : "OUTPUT DIFFERS FROM INPUT") << " ("
          << programs::copy_elements(l, p) << " elements)\n";
-  return report_run(arch, r, exact, header.str(), json, svg);
+  return report_run(arch, r, static_cast<int>(o.integer("registers")), exact, header.str(), json, svg);
 }
 
 }  // namespace tilesim::cli

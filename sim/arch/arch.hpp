@@ -122,6 +122,7 @@ struct occupancy_limits {
   int max_threads = 2048;         // resident threads per processor
   int max_workgroups = 32;        // resident workgroups per processor
   long long lds_bytes = 65536;    // LDS per processor that workgroups share
+  long long registers = 65536;    // 32-bit registers per processor (the register file all resident threads share)
   std::string_view evidence;
 };
 

@@ -15,7 +15,8 @@ const arch_table& gfx90a_table() {
         cdna3_lds_tables("gfx90a", "AMD CDNA2 (MI200): 64 lanes, 32 banks x 4 B; phase groups assumed = gfx942");
     for (lds_phase_rule& r : a.lds_rules)
       r.evidence = "assumed, not measured: the gfx942 table (no CDNA2 table in any source)";
-    a.occupancy = {110, 2048, 32, 64 * 1024, "MI250X: 110 CUs per GCD, 64 KiB LDS per CU (CDNA2 white paper)"};
+    a.occupancy = {110, 2048, 32, 64 * 1024, 131072,
+                   "MI250X: 110 CUs per GCD, 64 KiB LDS per CU (CDNA2 white paper); 4 x 512 VGPRs of 64 lanes per CU"};
     return arch_data::finish_arch_table(std::move(a));
   }();
   return table;

@@ -98,9 +98,11 @@ const arch_table& sm90_table() {
     a.global = {523, 39.6, 2.26, 100, 4, 1.37, 128, 0,
                 "measured (H100, sim/calibration/h100-burst.tsv and h100-global.tsv); L1 rate assumed"};
 
-    // 132 SMs (H100 SXM5 and H200), 2048 threads, 32 blocks and 228 KiB of shared memory per SM: CUDA C++
-    // Programming Guide, "Compute Capability 9.0" technical specifications; the device query on both devices.
-    a.occupancy = {132, 2048, 32, 228 * 1024, "CUDA Programming Guide, compute capability 9.0; 132 SMs on H100 SXM/H200"};
+    // 132 SMs (H100 SXM5 and H200), 2048 threads, 32 blocks, 228 KiB of shared memory and 64 K 32-bit registers
+    // per SM: CUDA C++ Programming Guide, "Compute Capability 9.0" technical specifications; the device query on
+    // both devices.
+    a.occupancy = {132, 2048, 32, 228 * 1024, 65536,
+                   "CUDA Programming Guide, compute capability 9.0; 132 SMs on H100 SXM/H200"};
     return finish_arch_table(std::move(a));
   }();
   return table;

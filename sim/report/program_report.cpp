@@ -39,21 +39,27 @@ struct residency {
   std::string limit;
 };
 
-residency resident_workgroups(const arch_table& arch, const run_result& run) {
+residency resident_workgroups(const arch_table& arch, const run_result& run, int registers_per_thread) {
   const occupancy_limits& o = arch.occupancy;
   const long long grid = std::max(1, run.config.grid), threads = std::max(1, run.config.block);
   std::size_t lds = 0;
   for (const workgroup_record& wg : run.workgroups) lds = std::max(lds, wg.lds_bytes);
+  const std::string unit = arch.wave_size == 32 ? "SM" : "CU";
   residency r;
   r.processors = static_cast<int>(std::min<long long>(grid, o.processors));
   const long long per_processor = (grid + o.processors - 1) / o.processors;
   std::vector<std::pair<long long, std::string>> limits = {
       {per_processor, "the grid (" + std::to_string(grid) + (grid == 1 ? " workgroup on " : " workgroups on ") +
-                          std::to_string(o.processors) + " " +
-                          (arch.wave_size == 32 ? "SMs" : "CUs") + ")"},
-      {o.max_threads / threads, "threads (" + std::to_string(o.max_threads) + " per SM)"},
-      {o.max_workgroups, "workgroups per SM (" + std::to_string(o.max_workgroups) + ")"}};
-  if (lds > 0) limits.push_back({o.lds_bytes / static_cast<long long>(lds), "LDS (" + std::to_string(o.lds_bytes) + " bytes per SM)"});
+                          std::to_string(o.processors) + " " + unit + "s)"},
+      {o.max_threads / threads, "threads (" + std::to_string(o.max_threads) + " per " + unit + ")"},
+      {o.max_workgroups, "workgroups per " + unit + " (" + std::to_string(o.max_workgroups) + ")"}};
+  if (lds > 0)
+    limits.push_back({o.lds_bytes / static_cast<long long>(lds), "LDS (" + std::to_string(lds) + " of " +
+                                                                     std::to_string(o.lds_bytes) + " bytes per " + unit + ")"});
+  if (registers_per_thread > 0)  // allocation granularity not modelled
+    limits.push_back({o.registers / (static_cast<long long>(registers_per_thread) * threads),
+                      "registers (" + std::to_string(registers_per_thread) + " per thread, " + std::to_string(o.registers) +
+                          " per " + unit + ")"});
   auto least = std::min_element(limits.begin(), limits.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
   r.workgroups = static_cast<int>(std::max<long long>(1, least->first));
   r.limit = least->second;
@@ -131,11 +137,11 @@ std::string bottleneck_verdict(const program_report& r) {
 
 }  // namespace
 
-program_report make_program_report(const arch_table& arch, const run_result& run) {
+program_report make_program_report(const arch_table& arch, const run_result& run, int registers_per_thread) {
   program_report r;
   r.arch = std::string(arch.name);
   r.workgroups = static_cast<int>(run.workgroups.size());
-  const residency res = resident_workgroups(arch, run);
+  const residency res = resident_workgroups(arch, run, registers_per_thread);
   r.resident_workgroups = res.workgroups;
   r.active_processors = res.processors;
   r.resident_limit = res.limit;

@@ -88,7 +88,9 @@ struct program_report {
 
 // Prices and times every instruction of `run` on `arch`: workgroups b, b + P, b + 2P, ... (P = the arch's
 // SMs / CUs) share one SM in groups of resident_workgroups, each group timed on one clock (sim/timing).
-program_report make_program_report(const arch_table& arch, const run_result& run);
+// `registers_per_thread`: the compiled kernel's, when known (ptxas, a recording), for the register limit on
+// resident workgroups; 0: unknown, no register limit (the simulator cannot see a kernel's registers).
+program_report make_program_report(const arch_table& arch, const run_result& run, int registers_per_thread = 0);
 
 // The report as JSON (one object; strings escaped).
 std::string to_json(const program_report& report);

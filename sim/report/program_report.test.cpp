@@ -166,6 +166,13 @@ TEST_CASE("occupancy: a grid larger than the SMs puts several workgroups on one 
   const program_report full = reuse_report(2 * 12, two);  // 12 per SM wanted, 2048 / 256 = 8 fit
   CHECK(full.resident_workgroups == 8);
   CHECK(full.resident_limit.find("threads") == 0);
+  global_memory mem;  // 128 registers x 256 threads: 65536 / 32768 = 2 workgroups fit
+  mem.add<float>("in", 2 * 256 * 24, 1.0f);
+  mem.add<float>("out", 256, 0.0f);
+  const run_result run = sim::run(launch{.grid = 24, .block = 256, .wave_size = 32}, std::move(mem), reuse_program{});
+  const program_report tight = make_program_report(two, run, 128);
+  CHECK(tight.resident_workgroups == 2);
+  CHECK(tight.resident_limit == "registers (128 per thread, 65536 per SM)");
   // Sharing an SM's load path and schedulers costs time: more resident workgroups, more cycles each.
   CHECK(many.cycles_per_workgroup > one.cycles_per_workgroup);
   CHECK(full.cycles_per_workgroup > many.cycles_per_workgroup);
