@@ -1,4 +1,4 @@
-// tilesim/sim/report/program_report.cpp: pricing, timing and printing of a simulated run.
+// tilesim/sim/report/program_report.cpp: pricing and timing of a simulated run (output: program_report_output.cpp).
 #include "sim/report/program_report.hpp"
 
 #include <algorithm>
@@ -71,27 +71,50 @@ void add_findings(program_report& r, const List& list) {
   for (const auto& f : list) r.findings.push_back(describe(f));
 }
 
-std::string escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
-      out += buf;
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
 
-std::string number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3f", v);
-  return buf;
+// A global load of a set of co-resident workgroups: (interval, position, workgroup in set * 4096 + wave, index).
+using load_key = std::tuple<int, int, std::size_t, std::size_t>;
+
+// Sectors of one global load by where the data comes from.
+struct touch_count {
+  long long miss = 0, merged = 0, hit = 0;
+};
+
+// Which global sectors the SM has loaded before each load, in program order across the set (interval,
+// position): a sector loaded in an earlier interval has arrived (the barrier waited for it): an L1 hit; one an
+// earlier position of the same interval asked for (any wave of the set) is still on its way: the L1 merges the
+// request (no L2 traffic) but the data comes with the first request's latency; any other misses.
+std::map<load_key, touch_count> classify_global_loads(const arch_table& arch, const run_result& run,
+                                                      const std::vector<std::size_t>& set) {
+  std::vector<load_key> order;
+  for (std::size_t k = 0; k < set.size(); ++k)
+    for (std::size_t w = 0; w < run.workgroups[set[k]].waves.size(); ++w)
+      for (std::size_t i = 0; i < run.workgroups[set[k]].waves[w].instructions.size(); ++i) {
+        const wave_instruction& ins = run.workgroups[set[k]].waves[w].instructions[i];
+        if (ins.access.space == memory_space::global && ins.access.kind == access_kind::load && !ins.atomic)
+          order.emplace_back(ins.interval, ins.position, k * 4096 + w, i);
+      }
+  std::sort(order.begin(), order.end());
+  std::map<load_key, touch_count> touches;
+  std::set<address_t> arrived, pending;
+  int interval = -1;
+  for (const load_key& key : order) {
+    if (std::get<0>(key) != interval) {
+      arrived.insert(pending.begin(), pending.end());
+      pending.clear();
+      interval = std::get<0>(key);
+    }
+    const std::size_t kw = std::get<2>(key);
+    const wave_instruction& ins = run.workgroups[set[kw / 4096]].waves[kw % 4096].instructions[std::get<3>(key)];
+    touch_count c;
+    for (address_t sct : sectors_of(arch, ins.access)) {
+      if (arrived.count(sct)) ++c.hit;
+      else if (!pending.insert(sct).second) ++c.merged;
+      else ++c.miss;
+    }
+    touches[key] = c;
+  }
+  return touches;
 }
 
 std::string percent(double fraction) {
@@ -187,47 +210,10 @@ program_report make_program_report(const arch_table& arch, const run_result& run
   std::vector<double> workgroup_cycles;
   double slowest_set = -1;
   for (const std::vector<std::size_t>& set : sets) {
-    // Which global sectors this SM has loaded before each load, in program order across the set (interval,
-    // position): a sector loaded in an earlier interval has arrived (the barrier waited for it): an L1 hit; one
-    // an earlier position of the same interval asked for (any wave of the set) is still on its way: the L1
-    // merges the request (no L2 traffic) but the data comes with the first request's latency; any other misses.
-    struct touch_count {
-      long long miss = 0, merged = 0, hit = 0;
-    };
-    std::map<std::tuple<int, int, std::size_t, std::size_t>, touch_count> touches;
-    {
-      std::vector<std::tuple<int, int, std::size_t, std::size_t>> order;  // (interval, position, wave key, index)
-      for (std::size_t k = 0; k < set.size(); ++k)
-        for (std::size_t w = 0; w < run.workgroups[set[k]].waves.size(); ++w)
-          for (std::size_t i = 0; i < run.workgroups[set[k]].waves[w].instructions.size(); ++i) {
-            const wave_instruction& ins = run.workgroups[set[k]].waves[w].instructions[i];
-            if (ins.access.space == memory_space::global && ins.access.kind == access_kind::load && !ins.atomic)
-              order.emplace_back(ins.interval, ins.position, k * 4096 + w, i);
-          }
-      std::sort(order.begin(), order.end());
-      std::set<address_t> arrived, pending;
-      int interval = -1;
-      for (const auto& key : order) {
-        if (std::get<0>(key) != interval) {
-          arrived.insert(pending.begin(), pending.end());
-          pending.clear();
-          interval = std::get<0>(key);
-        }
-        const std::size_t kw = std::get<2>(key);
-        const wave_instruction& ins = run.workgroups[set[kw / 4096]].waves[kw % 4096].instructions[std::get<3>(key)];
-        touch_count c;
-        for (address_t sct : sectors_of(arch, ins.access)) {
-          if (arrived.count(sct)) ++c.hit;
-          else if (!pending.insert(sct).second) ++c.merged;
-          else ++c.miss;
-        }
-        touches[key] = c;
-      }
-    }
+    const std::map<load_key, touch_count> touches = classify_global_loads(arch, run, set);
 
     std::vector<timed_wave> waves;
     std::vector<std::vector<std::size_t>> owner;  // step -> row (SIZE_MAX: none)
-    std::vector<std::vector<int>> alu_owner;      // step -> 1 when it is the arithmetic of the next step
     for (std::size_t k = 0; k < set.size(); ++k) {
       const workgroup_record& wg = run.workgroups[set[k]];
       r.waves_per_workgroup = std::max(r.waves_per_workgroup, static_cast<int>(wg.waves.size()));
@@ -236,7 +222,6 @@ program_report make_program_report(const arch_table& arch, const run_result& run
         tw.workgroup = static_cast<int>(k);
         tw.scheduler = static_cast<int>((k * wg.waves.size() + w) % static_cast<std::size_t>(std::max(1, is.schedulers)));
         std::vector<std::size_t> own;
-        std::vector<int> alu_of;
         const wave_record& wr = wg.waves[w];
         auto add_alu = [&](const alu_work& a, std::size_t owner_row) {
           if (a.empty()) return;
@@ -248,12 +233,10 @@ program_report make_program_report(const arch_table& arch, const run_result& run
           s.waits_for_data = true;
           tw.steps.push_back(s);
           own.push_back(owner_row);
-          alu_of.push_back(1);
         };
         auto add_barrier = [&](int interval) {
           tw.steps.push_back({step_kind::barrier, pipe_id::lds, 0, 0, 0});
           own.push_back(row("barrier " + std::to_string(interval + 1), nullptr, interval, 1 << 30));
-          alu_of.push_back(0);
         };
         std::size_t next = 0;
         for (int interval = 0; interval < wg.intervals; ++interval) {
@@ -324,7 +307,6 @@ program_report make_program_report(const arch_table& arch, const run_result& run
             }
             tw.steps.push_back(s);
             own.push_back(at);
-            alu_of.push_back(0);
           }
           if (interval < static_cast<int>(wr.alu_tail.size()) && !wr.alu_tail[static_cast<std::size_t>(interval)].empty()) {
             // Arithmetic after the interval's last instruction: its row is the barrier that ends the interval,
@@ -340,7 +322,6 @@ program_report make_program_report(const arch_table& arch, const run_result& run
         }
         waves.push_back(std::move(tw));
         owner.push_back(std::move(own));
-        alu_owner.push_back(std::move(alu_of));
       }
     }
 
@@ -427,82 +408,6 @@ program_report make_program_report(const arch_table& arch, const run_result& run
   r.instructions = std::move(sorted);
   r.verdict = bottleneck_verdict(r);
   return r;
-}
-
-std::string to_json(const program_report& r) {
-  std::string s = "{\n  \"arch\": \"" + escape(r.arch) + "\",\n  \"workgroups\": " + std::to_string(r.workgroups) +
-                  ",\n  \"waves_per_workgroup\": " + std::to_string(r.waves_per_workgroup) + ",\n  \"instructions\": [";
-  for (std::size_t k = 0; k < r.instructions.size(); ++k) {
-    const instruction_report& i = r.instructions[k];
-    const std::string space = i.space == memory_space::lds ? "lds" : "global";
-    const std::string kind = i.kind == access_kind::load ? "load" : "store";
-    s += std::string(k ? "," : "") + "\n    {\"label\": \"" + escape(i.label) + "\", \"space\": \"" + space +
-         "\", \"kind\": \"" + kind + "\", \"width\": " + std::to_string(i.width) +
-         ", \"interval\": " + std::to_string(i.interval) + ", \"position\": " + std::to_string(i.position) +
-         ", \"instances\": " + std::to_string(i.instances) + ", \"wavefronts\": " + std::to_string(i.wavefronts) +
-         ", \"ideal_wavefronts\": " + std::to_string(i.ideal) + ", \"excess_wavefronts\": " + std::to_string(i.excess) +
-         ", \"max_ways\": " + std::to_string(i.max_ways) + ", \"sectors\": " + std::to_string(i.sectors) +
-         ", \"ideal_sectors\": " + std::to_string(i.ideal_sectors) + ", \"l1_hit_sectors\": " +
-         std::to_string(i.l1_hit_sectors) + ", \"alu_fma\": " + std::to_string(i.alu.fma) + ", \"alu_integer\": " +
-         std::to_string(i.alu.integer) + ", \"cycles\": " + number(i.cycles) + ", \"issue_cycles\": " +
-         number(i.issue_cycles) + ", \"lds_cycles\": " + number(i.lds_cycles) + ", \"global_cycles\": " +
-         number(i.global_cycles) + "}";
-  }
-  s += "\n  ],\n  \"barriers\": [";
-  for (std::size_t k = 0; k < r.barriers.size(); ++k) {
-    const barrier_report& b = r.barriers[k];
-    s += std::string(k ? "," : "") + "\n    {\"label\": \"" + escape(b.label) + "\", \"interval\": " +
-         std::to_string(b.interval) + ", \"instances\": " + std::to_string(b.instances) + ", \"wait\": " +
-         number(b.wait) + ", \"issue_cycles\": " + number(b.issue_cycles) + ", \"alu_fma\": " +
-         std::to_string(b.alu.fma) + ", \"alu_integer\": " + std::to_string(b.alu.integer) + "}";
-  }
-  s += "\n  ],\n  \"totals\": {\"wavefronts\": " + std::to_string(r.wavefronts) + ", \"ideal_wavefronts\": " +
-       std::to_string(r.ideal) + ", \"excess_wavefronts\": " + std::to_string(r.excess) + ", \"sectors\": " +
-       std::to_string(r.sectors) + ", \"ideal_sectors\": " + std::to_string(r.ideal_sectors) +
-       ", \"cycles_per_workgroup\": " + number(r.cycles_per_workgroup) + ", \"slowest_workgroup_cycles\": " +
-       number(r.slowest_workgroup_cycles) + "},\n  \"occupancy\": {\"resident_workgroups\": " +
-       std::to_string(r.resident_workgroups) + ", \"active_processors\": " + std::to_string(r.active_processors) +
-       ", \"limited_by\": \"" + escape(r.resident_limit) + "\"},\n  \"busy\": {\"issue\": " + number(r.issue_busy) +
-       ", \"lds\": " + number(r.lds_busy) + ", \"global_load\": " + number(r.global_load_busy) +
-       ", \"global_store\": " + number(r.global_store_busy) + "},\n  \"verdict\": \"" + escape(r.verdict) +
-       "\",\n  \"findings\": [";
-  for (std::size_t k = 0; k < r.findings.size(); ++k) s += std::string(k ? ", " : "") + "\"" + escape(r.findings[k]) + "\"";
-  s += "],\n  \"finding_count\": " + std::to_string(r.finding_count) + "\n}\n";
-  return s;
-}
-
-std::string bank_heat_map_svg(const arch_table& arch, const wave_access& access) {
-  const lds_detail d = lds_instruction_detail(arch, access);
-  const int cell = 22, left = 70, top = 60;
-  const int banks = d.banks, phases = static_cast<int>(d.phases.size());
-  const int width = left + banks * cell + 20, height = top + phases * cell + 40;
-  std::string s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(width) + "\" height=\"" +
-                  std::to_string(height) + "\" font-family=\"monospace\" font-size=\"10\">\n";
-  s += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  s += "<text x=\"4\" y=\"16\" font-size=\"12\">" + escape(access.label) + ": " + std::string(arch.name) + " " +
-       (access.kind == access_kind::load ? "load" : "store") + " " + std::to_string(access.width) + " B/lane; " +
-       std::to_string(d.cost.wavefronts) + " wavefronts (ideal " + std::to_string(d.cost.ideal) + "), " +
-       std::to_string(d.cost.max_ways) + "-way</text>\n";
-  s += "<text x=\"4\" y=\"32\">cell = distinct 4-byte words the bank serves in the phase</text>\n";
-  for (int b = 0; b < banks; ++b)
-    s += "<text x=\"" + std::to_string(left + b * cell + 4) + "\" y=\"" + std::to_string(top - 6) + "\">" +
-         std::to_string(b) + "</text>\n";
-  for (int p = 0; p < phases; ++p) {
-    const lds_phase_detail& ph = d.phases[static_cast<std::size_t>(p)];
-    s += "<text x=\"4\" y=\"" + std::to_string(top + p * cell + 15) + "\">phase " + std::to_string(p) + "</text>\n";
-    for (int b = 0; b < banks; ++b) {
-      const int n = b < static_cast<int>(ph.words.size()) ? static_cast<int>(ph.words[static_cast<std::size_t>(b)].size()) : 0;
-      const char* fill = n == 0 ? "#ffffff" : n == 1 ? "#b7e4a7" : n == 2 ? "#ffe08a" : n <= 4 ? "#ffa95e" : "#e8505b";
-      s += "<rect x=\"" + std::to_string(left + b * cell) + "\" y=\"" + std::to_string(top + p * cell) + "\" width=\"" +
-           std::to_string(cell) + "\" height=\"" + std::to_string(cell) + "\" fill=\"" + fill +
-           "\" stroke=\"#999\"/>\n";
-      if (n > 0)
-        s += "<text x=\"" + std::to_string(left + b * cell + 7) + "\" y=\"" + std::to_string(top + p * cell + 15) + "\">" +
-             std::to_string(n) + "</text>\n";
-    }
-  }
-  s += "</svg>\n";
-  return s;
 }
 
 }  // namespace tilesim::sim
