@@ -72,8 +72,10 @@ void add_findings(program_report& r, const List& list) {
 }
 
 
-// A global load of a set of co-resident workgroups: (interval, position, workgroup in set * 4096 + wave, index).
+// A global load of a set of co-resident workgroups: (interval, position, wave key, index), where the wave key
+// is (workgroup in the set) * wave_key_stride + wave.
 using load_key = std::tuple<int, int, std::size_t, std::size_t>;
+constexpr std::size_t wave_key_stride = 4096;  // more waves than any workgroup has (1024 threads / 1 lane)
 
 // Sectors of one global load by where the data comes from.
 struct touch_count {
@@ -92,7 +94,7 @@ std::map<load_key, touch_count> classify_global_loads(const arch_table& arch, co
       for (std::size_t i = 0; i < run.workgroups[set[k]].waves[w].instructions.size(); ++i) {
         const wave_instruction& ins = run.workgroups[set[k]].waves[w].instructions[i];
         if (ins.access.space == memory_space::global && ins.access.kind == access_kind::load && !ins.atomic)
-          order.emplace_back(ins.interval, ins.position, k * 4096 + w, i);
+          order.emplace_back(ins.interval, ins.position, k * wave_key_stride + w, i);
       }
   std::sort(order.begin(), order.end());
   std::map<load_key, touch_count> touches;
@@ -105,7 +107,7 @@ std::map<load_key, touch_count> classify_global_loads(const arch_table& arch, co
       interval = std::get<0>(key);
     }
     const std::size_t kw = std::get<2>(key);
-    const wave_instruction& ins = run.workgroups[set[kw / 4096]].waves[kw % 4096].instructions[std::get<3>(key)];
+    const wave_instruction& ins = run.workgroups[set[kw / wave_key_stride]].waves[kw % wave_key_stride].instructions[std::get<3>(key)];
     touch_count c;
     for (address_t sct : sectors_of(arch, ins.access)) {
       if (arrived.count(sct)) ++c.hit;
@@ -177,7 +179,7 @@ program_report make_program_report(const arch_table& arch, const run_result& run
   std::vector<char> is_barrier;  // per row
   long long worst_excess = -1;
   auto row = [&](const std::string& label, const wave_instruction* i, int interval, int position) -> std::size_t {
-    auto [it, fresh] = index.emplace(label, r.instructions.size());
+    auto [it, fresh] = index.emplace(i ? label : "\x01" + label, r.instructions.size());  // barriers apart
     if (fresh) {
       instruction_report ir;
       ir.label = label;
@@ -290,7 +292,7 @@ program_report make_program_report(const arch_table& arch, const run_result& run
               ir.sectors += c.sectors;
               ir.ideal_sectors += c.ideal_sectors;
               if (s.produces_data && !i.atomic) {
-                const touch_count t = touches.at({i.interval, i.position, k * 4096 + w, at_index});
+                const touch_count t = touches.at({i.interval, i.position, k * wave_key_stride + w, at_index});
                 ir.l1_hit_sectors += t.hit;
                 s.pipe = pipe_id::global_load;
                 s.occupancy = static_cast<double>(t.miss) / load_rate +
