@@ -7,12 +7,17 @@
 // instances, and its report sums them:
 //   lds:    wavefronts (serialized passes), ideal, excess (= bank conflicts), max N-way
 //   global: sectors touched, ideal sectors
-//   cycles: mean cycles from issue to completion per instance (pipe wait + service + latency)
-// The totals add every instance. Time: the waves of the workgroups that share one SM / CU (occupancy: the
-// arch's thread, workgroup and LDS limits, and the grid spread over its SMs) run on one clock; each
-// instruction is preceded by the arithmetic the program stated (alu()); global loads that hit sectors the
-// SM already loaded cost L1 latency; cycles_per_workgroup is the median workgroup's, as the GPU's clock64
-// spans are compared (gpu/crosscheck).
+//   cycles: mean cycles per instance from when program order let its wave go on to its completion, split
+//           into issue (its stated arithmetic, scheduler turns, its slot), LDS and global (waiting for data of
+//           earlier loads, its pipe's queue, service, latency)
+// Barriers get rows of their own (program_report::barriers: the mean wait of a wave there). The totals add
+// every instance. Time: the waves of the workgroups that share one SM / CU (occupancy: the arch's thread,
+// workgroup, LDS and, when known, register limits, and the grid spread over its SMs) run on one clock; each
+// instruction is preceded by the arithmetic the program stated (alu()); a wave's global loads issue ahead of
+// its LDS accesses and arithmetic but not of an earlier global store; global loads that hit sectors the SM
+// loaded in an earlier interval cost L1 latency, sectors another wave asked for in the same interval ride on
+// that request; cycles_per_workgroup is the median workgroup's, as the GPU's clock64 spans are compared
+// (gpu/crosscheck); `verdict` names the bottleneck.
 //
 // WORKED EXAMPLE. The copy program (64x32 fp16, 256 threads) on gfx942 with a row-major LDS tile and lanes
 // going down rows: 4 instructions x 4 waves; "lds load" has 4 instances, each 8 phases of ds_read_b128 in
@@ -21,7 +26,8 @@
 // numbers for this tile, lds-banks-and-swizzles.md §2.7).
 //
 // INVARIANTS: ideal <= wavefronts and ideal_sectors <= sectors for every instruction and the totals;
-// the totals are the sums over instructions; cycles_per_workgroup >= the busiest pipe's total service time.
+// the totals are the sums over instructions; cycles == issue_cycles + lds_cycles + global_cycles for every
+// instruction; the slowest workgroup's cycles >= the busiest pipe's service time in its set.
 #pragma once
 
 #include <string>

@@ -109,3 +109,11 @@ TEST_CASE("start_cycles delays every wave's first issue") {
   CHECK(r.waves[1][0].issue == 100);
   CHECK(r.total_cycles == 102);
 }
+
+TEST_CASE("a global instruction with a datapath share also holds the LDS pipe (sm90's unified L1 / shared memory)") {
+  timed_step g = global(4, 100);
+  g.datapath = 4;
+  const auto r = time_waves(group({{g}, {lds(2, 0)}}), {});
+  CHECK(r.waves[1][0].start == 4);  // the LDS access waits for the global data to cross the shared path
+  CHECK(r.pipe_busy[static_cast<int>(pipe_id::lds)] == 4 + 2);
+}
