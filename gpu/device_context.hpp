@@ -168,6 +168,20 @@ class device_context {
   __device__ void barrier() const { __syncthreads(); }
   __device__ void label(const char*) const {}
 
+  // A warp shuffle (sim/engine/shuffle.hpp): one SHFL (full mask, width = the warp) or, on AMD, HIP's
+  // ds_bpermute-based __shfl_*; 8-byte values as two. Every lane of the warp takes part.
+  template <class T>
+  __device__ __forceinline__ T shuffle(shuffle_kind kind, const T& value, index_t operand) const {
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "shuffle: a value is 4 or 8 bytes");
+    unsigned words[sizeof(T) / 4];
+    __builtin_memcpy(words, &value, sizeof(T));
+    const int x = static_cast<int>(operand);
+    for (unsigned& w : words) w = shuffle_word(kind, w, x);
+    T out;
+    __builtin_memcpy(&out, words, sizeof(T));
+    return out;
+  }
+
   template <class T>
   __device__ device_buffer<T, memory_space::global> global(int slot) const {
 #if defined(TILESIM_DEVICE_STRICT)  // launch preconditions: spec/rules.hpp's require_launch says why
@@ -189,6 +203,24 @@ class device_context {
   }
 
  private:
+  __device__ __forceinline__ static unsigned shuffle_word(shuffle_kind kind, unsigned w, int x) {
+#if defined(__HIPCC__)
+    switch (kind) {
+      case shuffle_kind::index: return __shfl(w, x);
+      case shuffle_kind::xor_lanes: return __shfl_xor(w, x);
+      case shuffle_kind::up: return __shfl_up(w, static_cast<unsigned>(x));
+      default: return __shfl_down(w, static_cast<unsigned>(x));
+    }
+#else
+    switch (kind) {
+      case shuffle_kind::index: return __shfl_sync(0xffffffffu, w, x);
+      case shuffle_kind::xor_lanes: return __shfl_xor_sync(0xffffffffu, w, x);
+      case shuffle_kind::up: return __shfl_up_sync(0xffffffffu, w, static_cast<unsigned>(x));
+      default: return __shfl_down_sync(0xffffffffu, w, static_cast<unsigned>(x));
+    }
+#endif
+  }
+
   const kernel_args& args_;
   index_t lds_used_ = 0;
 };

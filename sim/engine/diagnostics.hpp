@@ -120,13 +120,13 @@ struct diagnostic_counts {
 // What stops a run: a program's exception (the original is in `cause`), or a divergent barrier.
 class run_error : public std::runtime_error {
  public:
-  enum class reason { bad_launch, program_threw, divergent_barrier };
+  enum class reason { bad_launch, program_threw, divergent_barrier, divergent_shuffle };
   run_error(reason why, int block, std::vector<int> threads, const std::string& message,
             std::exception_ptr cause = nullptr)
       : std::runtime_error(message), why(why), block(block), threads(std::move(threads)), cause(std::move(cause)) {}
   reason why;
   int block;                 // the workgroup (-1 for bad_launch)
-  std::vector<int> threads;  // the thread that threw; or the threads waiting at the divergent barrier
+  std::vector<int> threads;  // the thread that threw; or the threads waiting at the divergent barrier / shuffle
   std::exception_ptr cause;  // the program's own exception (program_threw)
 };
 

@@ -78,6 +78,7 @@ class block_runner {
         fibers_.resume(t);
         if (thread(t).status_ == thread_context::status::threw) fail_thrown(t);
       }
+      if (exchange_shuffles()) continue;  // those lanes go on before anyone is checked at a barrier
       std::vector<int> waiting, returned;
       for (int t = 0; t < config_.block; ++t)
         (thread(t).status_ == thread_context::status::at_barrier ? waiting : returned).push_back(t);
@@ -145,10 +146,70 @@ class block_runner {
     }
   }
 
-  // Unwinds every thread parked at a barrier, so no fiber is left holding objects on its stack.
+  // Every wave whose lanes all wait at a shuffle exchanges and goes on; true when one did. A wave in which some
+  // lanes wait at a shuffle and others returned, wait at a barrier or at another kind of shuffle is an error
+  // naming both groups of lanes (on a GPU: undefined behaviour or a hang).
+  bool exchange_shuffles() {
+    using st = thread_context::status;
+    bool any = false;
+    for (int first = 0; first < config_.block; first += config_.wave_size) {
+      const int last = std::min(config_.block, first + config_.wave_size);
+      std::vector<int> at, elsewhere;
+      for (int t = first; t < last; ++t) (thread(t).status_ == st::at_shuffle ? at : elsewhere).push_back(t);
+      if (at.empty()) continue;
+      const thread_context::shuffle_slot& s0 = thread(at.front()).shuffle_;
+      std::vector<int> other_kind;
+      for (int t : at)
+        if (thread(t).shuffle_.kind != s0.kind || thread(t).shuffle_.bytes != s0.bytes) other_kind.push_back(t);
+      if (!elsewhere.empty() || !other_kind.empty()) fail_divergent_shuffle(first / config_.wave_size, at, elsewhere, other_kind);
+      std::vector<int> beyond;  // a partial last wave: sources past the workgroup's last thread
+      for (int t : at) {
+        const thread_context::shuffle_slot& mine = thread(t).shuffle_;
+        const int source = first + shuffle_source(mine.kind, t - first, mine.operand, config_.wave_size);
+        if (source >= last) beyond.push_back(t);
+        else thread(t).shuffle_.result = thread(source).shuffle_.value;
+      }
+      if (!beyond.empty()) {
+        abandon();
+        throw run_error(run_error::reason::divergent_shuffle, state_.block, beyond,
+                        "tilesim: block " + std::to_string(state_.block) + " wave " +
+                            std::to_string(first / config_.wave_size) + ": threads " + id_ranges(beyond) + " " +
+                            shuffle_name(s0.kind) + "-shuffle from lanes past the workgroup's last thread " +
+                            std::to_string(last - 1) + " (a partial wave has no such lanes)");
+      }
+      for (int t : at) thread(t).status_ = st::runnable;
+      any = true;
+    }
+    return any;
+  }
+
+  [[noreturn]] void fail_divergent_shuffle(int wave, const std::vector<int>& at, const std::vector<int>& elsewhere,
+                                           const std::vector<int>& other_kind) {
+    const thread_context::shuffle_slot& s0 = thread(at.front()).shuffle_;
+    std::string message = "tilesim: block " + std::to_string(state_.block) + " wave " + std::to_string(wave) +
+                          ": divergent shuffle: threads ";
+    if (!other_kind.empty()) {
+      std::vector<int> same;
+      for (int t : at)
+        if (std::find(other_kind.begin(), other_kind.end(), t) == other_kind.end()) same.push_back(t);
+      message += id_ranges(same) + " wait at a " + std::to_string(s0.bytes) + "-byte " + shuffle_name(s0.kind) +
+                 " shuffle, threads " + id_ranges(other_kind) + " at another kind or width";
+    } else {
+      std::vector<int> returned, barrier;
+      for (int t : elsewhere)
+        (thread(t).status_ == thread_context::status::at_barrier ? barrier : returned).push_back(t);
+      message += id_ranges(at) + " wait at a " + shuffle_name(s0.kind) + " shuffle, but threads " +
+                 (returned.empty() ? "" : id_ranges(returned) + " returned") + (returned.empty() || barrier.empty() ? "" : " and threads ") +
+                 (barrier.empty() ? "" : id_ranges(barrier) + " wait at a barrier") + " (every lane of a wave must take part)";
+    }
+    abandon();
+    throw run_error(run_error::reason::divergent_shuffle, state_.block, at, message);
+  }
+
+  // Unwinds every thread parked at a barrier or a shuffle, so no fiber is left holding objects on its stack.
   void abandon() {
     for (int t = 0; t < config_.block; ++t)
-      if (thread(t).status_ == thread_context::status::at_barrier) {
+      if (thread(t).status_ == thread_context::status::at_barrier || thread(t).status_ == thread_context::status::at_shuffle) {
         thread(t).cancelled_ = true;
         fibers_.resume(t);
       }

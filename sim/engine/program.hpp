@@ -15,6 +15,8 @@
 //   ctx.barrier()                a workgroup barrier (__syncthreads / s_barrier)
 //   ctx.label("name")            names the accesses that follow (reports, bank maps); a no-op on the GPU
 //   alu(ctx, alu_op::fma, n)     states n arithmetic instructions for the timing model; nothing on the GPU
+//   shuffle_xor(ctx, v, mask)    a warp shuffle (also _index, _up, _down; shuffle.hpp): every lane of the wave
+//                                takes part; one SHFL / ds_bpermute on a GPU
 // Buffers satisfy spec's element_buffer (size, load/store/add of one vector with a validity flag), so the
 // program builds tensor views and tile windows on them; load_element / store_element / add_element below
 // are the scalar spelling. Parameters travel in a plain struct of numbers and enums (slots, not pointers).
@@ -43,13 +45,16 @@
 //
 // INVARIANTS the engine relies on: every thread of a workgroup reaches the same number of barriers (a
 // barrier some threads skip is reported as divergent, not waited for forever); lds_buffer calls agree across
-// threads; a thread's buffers are used by that thread only. Warp-synchronous code (relying on lanes of a
-// warp running in lockstep without a barrier) is outside the model: such accesses are reported as races.
+// threads; every lane of a wave reaches the same shuffles in the same order (one that some lanes skip is
+// reported naming the lanes); a thread's buffers are used by that thread only. Warp-synchronous memory code
+// (relying on lanes of a warp running in lockstep without a barrier) is outside the model: such accesses are
+// reported as races; lanes exchange registers through the shuffles only.
 #pragma once
 
 #include <concepts>
 
 #include "sim/engine/alu_op.hpp"
+#include "sim/engine/shuffle.hpp"
 #include "spec/window/tensor_view.hpp"
 
 namespace tilesim {
@@ -109,6 +114,28 @@ TILESIM_HOST_DEVICE void add_element(const B& buffer, index_t i, const typename 
 template <class Ctx>
 TILESIM_HOST_DEVICE constexpr void alu(Ctx& ctx, alu_op op, index_t n) {
   if constexpr (requires { ctx.alu(op, n); }) ctx.alu(op, n);
+}
+
+// Warp shuffles (shuffle.hpp); every lane of the wave must call the same one. The value of lane `src_lane`:
+// shuffle_index(ctx, v, 0) broadcasts lane 0's v.
+template <class Ctx, class T>
+TILESIM_HOST_DEVICE T shuffle_index(Ctx& ctx, const T& v, index_t src_lane) {
+  return ctx.shuffle(shuffle_kind::index, v, src_lane);
+}
+// The value of lane ^ mask: a butterfly step; sum += shuffle_xor(ctx, sum, 16) halves a reduction.
+template <class Ctx, class T>
+TILESIM_HOST_DEVICE T shuffle_xor(Ctx& ctx, const T& v, index_t mask) {
+  return ctx.shuffle(shuffle_kind::xor_lanes, v, mask);
+}
+// The value of lane - delta (own below lane delta): an inclusive scan step.
+template <class Ctx, class T>
+TILESIM_HOST_DEVICE T shuffle_up(Ctx& ctx, const T& v, index_t delta) {
+  return ctx.shuffle(shuffle_kind::up, v, delta);
+}
+// The value of lane + delta (own from lane W - delta on).
+template <class Ctx, class T>
+TILESIM_HOST_DEVICE T shuffle_down(Ctx& ctx, const T& v, index_t delta) {
+  return ctx.shuffle(shuffle_kind::down, v, delta);
 }
 
 // Throws (traps on a GPU) unless ctx runs this workgroup shape and grid: a program compiled for one shape

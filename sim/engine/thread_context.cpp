@@ -24,6 +24,16 @@ void thread_context::barrier(const char* file, int line) {
 
 void thread_context::label(const char* name) { label_ = state_->labels.intern(name); }
 
+std::uint64_t thread_context::exchange(shuffle_kind kind, std::uint64_t value, index_t operand, int bytes) {
+  if (cancelled_) throw detail::fiber_cancelled{};
+  shuffle_ = {kind, value, operand, bytes, 0};
+  note_alu(static_cast<int>(alu_op::integer), 1);  // priced as one integer instruction (assumed)
+  status_ = status::at_shuffle;
+  state_->fibers->suspend();
+  if (cancelled_) throw detail::fiber_cancelled{};
+  return shuffle_.result;
+}
+
 buffer_ref thread_context::global_ref(int slot, type_key type, name_function type_name, void** data) {
   global_memory& m = *state_->memory;
   if (slot < 0 || slot >= m.size())

@@ -17,12 +17,16 @@
 // make it); an allocation's offset is a multiple of 16; interval() is the number of barriers passed.
 #pragma once
 
+#include <cstdint>
+#include <cstring>
 #include <exception>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "sim/engine/access_recorder.hpp"
 #include "sim/engine/alu_op.hpp"
+#include "sim/engine/shuffle.hpp"
 #include "sim/engine/recording_buffer.hpp"
 #include "sim/engine/type_key.hpp"
 
@@ -61,6 +65,20 @@ class thread_context : public access_recorder {
   // States n arithmetic instructions of class op (program.hpp's alu()): ctx.alu(alu_op::fma, 16).
   void alu(alu_op op, index_t n) { note_alu(static_cast<int>(op), n); }
 
+  // A warp shuffle (shuffle.hpp): parks until every lane of the wave has arrived, then returns the value of
+  // the source lane. ctx.shuffle(shuffle_kind::xor_lanes, v, 1). Values of 4 or 8 bytes.
+  template <class T>
+  T shuffle(shuffle_kind kind, const T& value, index_t operand) {
+    static_assert(std::is_trivially_copyable_v<T> && (sizeof(T) == 4 || sizeof(T) == 8),
+                  "shuffle: a value is 4 or 8 trivially copyable bytes");
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &value, sizeof(T));
+    const std::uint64_t r = exchange(kind, bits, operand, static_cast<int>(sizeof(T)));
+    T out;
+    std::memcpy(&out, &r, sizeof(T));
+    return out;
+  }
+
   // Global buffer `slot`, which the host made of T.
   template <class T>
   recording_buffer<T> global(int slot) {
@@ -78,7 +96,16 @@ class thread_context : public access_recorder {
 
  private:
   friend class detail::block_runner;
-  enum class status { runnable, at_barrier, finished, threw };
+  enum class status { runnable, at_barrier, at_shuffle, finished, threw };
+  // What a lane offers at a shuffle and, once the wave exchanged, what it receives.
+  struct shuffle_slot {
+    shuffle_kind kind = shuffle_kind::index;
+    std::uint64_t value = 0;
+    index_t operand = 0;
+    int bytes = 4;
+    std::uint64_t result = 0;
+  };
+  std::uint64_t exchange(shuffle_kind kind, std::uint64_t value, index_t operand, int bytes);
   using name_function = std::string (*)();
 
   buffer_ref global_ref(int slot, type_key type, name_function type_name, void** data);
@@ -90,6 +117,7 @@ class thread_context : public access_recorder {
   int lds_calls_ = 0;
   const char* barrier_file_ = "";
   int barrier_line_ = 0;
+  shuffle_slot shuffle_;
   std::exception_ptr error_;
 };
 
