@@ -1,14 +1,24 @@
-// tilesim/gpu/collectives_probe.cu: the warp-shuffle program (sim/programs/warp_scan.hpp) as an NVIDIA kernel,
-// compiled to PTX in every build with nvcc; the test gpu-shuffle-isa (gpu/isa_check.py) requires one
-// shfl.sync of each kind (bfly, up, down, idx) in it: device_context::shuffle is the hardware's SHFL, not an
-// emulation through shared memory. Not in the cross-check catalogue yet (no recording or hand-written twin).
+// tilesim/gpu/collectives_probe.cu: the warp-collective programs as NVIDIA kernels: sim/programs/warp_scan.hpp
+// (shuffles) and sim/programs/ldmatrix_read.hpp (ldmatrix .x4 and .x4.trans), compiled to PTX in every build
+// with nvcc. The test gpu-collectives-isa (gpu/isa_check.py) requires one shfl.sync of each kind (bfly, up,
+// down, idx) and both ldmatrix forms in it: device_context's collectives are the hardware's instructions, not
+// emulations through shared memory. Not in the cross-check catalogue yet (no recording or hand-written twin).
 #include "gpu/device_context.hpp"
+#include "sim/programs/ldmatrix_read.hpp"
 #include "sim/programs/warp_scan.hpp"
 
 namespace tilesim::gpu {
 
 __global__ void warp_scan_kernel(kernel_args a) {
   run_program(a, [&](device_context& ctx) { programs::warp_scan(ctx, programs::warp_scan_params{}); });
+}
+
+__global__ void ldmatrix_read_kernel(kernel_args a, bool trans) {
+  run_program(a, [&](device_context& ctx) {
+    programs::ldmatrix_read_params p;
+    p.trans = trans;
+    programs::ldmatrix_read(ctx, p);
+  });
 }
 
 }  // namespace tilesim::gpu

@@ -182,6 +182,33 @@ class device_context {
     return out;
   }
 
+  // ldmatrix (sim/engine/ldmatrix.hpp): one ldmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared.b16; sm90 only.
+  template <int Count, bool Trans, class B>
+  __device__ __forceinline__ ldmatrix_fragment<Count> ldmatrix(const B& lds, index_t offset) const {
+    static_assert(sizeof(typename B::value_type) == 2, "ldmatrix: elements are 16 bits");
+    ldmatrix_fragment<Count> f;
+#if defined(__HIPCC__)
+    static_assert(Count < 0, "ldmatrix is an NVIDIA instruction; on AMD read MFMA operands with per-lane loads");
+#else
+    const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(lds.data + offset));
+    if constexpr (Count == 1 && !Trans)
+      asm volatile("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];" : "=r"(f.r[0]) : "r"(address));
+    else if constexpr (Count == 1)
+      asm volatile("ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16 {%0}, [%1];" : "=r"(f.r[0]) : "r"(address));
+    else if constexpr (Count == 2 && !Trans)
+      asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];" : "=r"(f.r[0]), "=r"(f.r[1]) : "r"(address));
+    else if constexpr (Count == 2)
+      asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];" : "=r"(f.r[0]), "=r"(f.r[1]) : "r"(address));
+    else if constexpr (!Trans)
+      asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+                   : "=r"(f.r[0]), "=r"(f.r[1]), "=r"(f.r[2]), "=r"(f.r[3]) : "r"(address));
+    else
+      asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
+                   : "=r"(f.r[0]), "=r"(f.r[1]), "=r"(f.r[2]), "=r"(f.r[3]) : "r"(address));
+#endif
+    return f;
+  }
+
   template <class T>
   __device__ device_buffer<T, memory_space::global> global(int slot) const {
 #if defined(TILESIM_DEVICE_STRICT)  // launch preconditions: spec/rules.hpp's require_launch says why

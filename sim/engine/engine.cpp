@@ -159,9 +159,35 @@ class block_runner {
       if (at.empty()) continue;
       const thread_context::shuffle_slot& s0 = thread(at.front()).shuffle_;
       std::vector<int> other_kind;
-      for (int t : at)
-        if (thread(t).shuffle_.kind != s0.kind || thread(t).shuffle_.bytes != s0.bytes) other_kind.push_back(t);
+      for (int t : at) {
+        const thread_context::shuffle_slot& s = thread(t).shuffle_;
+        if (s.kind != s0.kind || s.bytes != s0.bytes || s.matrices != s0.matrices || s.trans != s0.trans)
+          other_kind.push_back(t);
+      }
       if (!elsewhere.empty() || !other_kind.empty()) fail_divergent_shuffle(first / config_.wave_size, at, elsewhere, other_kind);
+      if (s0.matrices > 0) {  // ldmatrix: each lane's registers from the row lanes (ldmatrix.hpp)
+        if (config_.wave_size != 32 || last - first != 32) {
+          abandon();
+          throw run_error(run_error::reason::divergent_shuffle, state_.block, at,
+                          "tilesim: block " + std::to_string(state_.block) + " wave " +
+                              std::to_string(first / config_.wave_size) +
+                              ": ldmatrix needs a whole wave of 32 lanes (wave size " + std::to_string(config_.wave_size) +
+                              ", lanes in this wave " + std::to_string(last - first) + ")");
+        }
+        for (int t : at)
+          for (int i = 0; i < s0.matrices; ++i) {
+            std::uint32_t word = 0;
+            for (int half = 0; half < 2; ++half) {
+              const ldmatrix_element e = ldmatrix_source(t - first, i, half, s0.trans);
+              const std::uint32_t source = thread(first + e.row_lane).shuffle_.row[e.element / 2];
+              word |= ((source >> (16 * (e.element % 2))) & 0xffffu) << (16 * half);
+            }
+            thread(t).shuffle_.words[i] = word;
+          }
+        for (int t : at) thread(t).status_ = st::runnable;
+        any = true;
+        continue;
+      }
       std::vector<int> beyond;  // a partial last wave: sources past the workgroup's last thread
       for (int t : at) {
         const thread_context::shuffle_slot& mine = thread(t).shuffle_;
@@ -183,6 +209,12 @@ class block_runner {
     return any;
   }
 
+  // "a 4-byte xor shuffle", "an ldmatrix .x4.trans".
+  static std::string collective_name(const thread_context::shuffle_slot& s) {
+    if (s.matrices > 0) return "an ldmatrix .x" + std::to_string(s.matrices) + (s.trans ? ".trans" : "");
+    return "a " + std::to_string(s.bytes) + "-byte " + shuffle_name(s.kind) + " shuffle";
+  }
+
   [[noreturn]] void fail_divergent_shuffle(int wave, const std::vector<int>& at, const std::vector<int>& elsewhere,
                                            const std::vector<int>& other_kind) {
     const thread_context::shuffle_slot& s0 = thread(at.front()).shuffle_;
@@ -192,13 +224,13 @@ class block_runner {
       std::vector<int> same;
       for (int t : at)
         if (std::find(other_kind.begin(), other_kind.end(), t) == other_kind.end()) same.push_back(t);
-      message += id_ranges(same) + " wait at a " + std::to_string(s0.bytes) + "-byte " + shuffle_name(s0.kind) +
-                 " shuffle, threads " + id_ranges(other_kind) + " at another kind or width";
+      message += id_ranges(same) + " wait at " + collective_name(s0) + ", threads " + id_ranges(other_kind) +
+                 " at another kind or width";
     } else {
       std::vector<int> returned, barrier;
       for (int t : elsewhere)
         (thread(t).status_ == thread_context::status::at_barrier ? barrier : returned).push_back(t);
-      message += id_ranges(at) + " wait at a " + shuffle_name(s0.kind) + " shuffle, but threads " +
+      message += id_ranges(at) + " wait at " + collective_name(s0) + ", but threads " +
                  (returned.empty() ? "" : id_ranges(returned) + " returned") + (returned.empty() || barrier.empty() ? "" : " and threads ") +
                  (barrier.empty() ? "" : id_ranges(barrier) + " wait at a barrier") + " (every lane of a wave must take part)";
     }

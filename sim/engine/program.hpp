@@ -17,6 +17,7 @@
 //   alu(ctx, alu_op::fma, n)     states n arithmetic instructions for the timing model; nothing on the GPU
 //   shuffle_xor(ctx, v, mask)    a warp shuffle (also _index, _up, _down; shuffle.hpp): every lane of the wave
 //                                takes part; one SHFL / ds_bpermute on a GPU
+//   ldmatrix<4>(ctx, lds, off)   sm90's ldmatrix (ldmatrix.hpp): 8x8 b16 matrices into mma operand registers
 // Buffers satisfy spec's element_buffer (size, load/store/add of one vector with a validity flag), so the
 // program builds tensor views and tile windows on them; load_element / store_element / add_element below
 // are the scalar spelling. Parameters travel in a plain struct of numbers and enums (slots, not pointers).
@@ -54,6 +55,7 @@
 #include <concepts>
 
 #include "sim/engine/alu_op.hpp"
+#include "sim/engine/ldmatrix.hpp"
 #include "sim/engine/shuffle.hpp"
 #include "spec/window/tensor_view.hpp"
 
@@ -136,6 +138,13 @@ TILESIM_HOST_DEVICE T shuffle_up(Ctx& ctx, const T& v, index_t delta) {
 template <class Ctx, class T>
 TILESIM_HOST_DEVICE T shuffle_down(Ctx& ctx, const T& v, index_t delta) {
   return ctx.shuffle(shuffle_kind::down, v, delta);
+}
+
+// ldmatrix (sm90; ldmatrix.hpp): Count 8x8 matrices of 16-bit elements from LDS; lane 8i + r passes the element
+// offset of row r of matrix i (the others' offsets are ignored). ldmatrix<4>(ctx, lds, row * 64 + k0).
+template <int Count, bool Trans = false, class Ctx, element_buffer B>
+TILESIM_HOST_DEVICE ldmatrix_fragment<Count> ldmatrix(Ctx& ctx, const B& lds, index_t row_offset) {
+  return ctx.template ldmatrix<Count, Trans>(lds, row_offset);
 }
 
 // Throws (traps on a GPU) unless ctx runs this workgroup shape and grid: a program compiled for one shape

@@ -94,7 +94,7 @@ TEST_CASE("a wave whose lanes do not all reach the shuffle is an error naming bo
     message = e.what();
     CHECK(e.why == run_error::reason::divergent_shuffle);
   }
-  CHECK(message == "tilesim: block 0 wave 1: divergent shuffle: threads 32-39 wait at a xor shuffle, but threads "
+  CHECK(message == "tilesim: block 0 wave 1: divergent shuffle: threads 32-39 wait at a 4-byte xor shuffle, but threads "
                    "40-63 returned (every lane of a wave must take part)");
 }
 

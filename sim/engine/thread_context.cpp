@@ -34,6 +34,18 @@ std::uint64_t thread_context::exchange(shuffle_kind kind, std::uint64_t value, i
   return shuffle_.result;
 }
 
+void thread_context::collect_matrix(const std::uint32_t* row, int matrices, bool trans, std::uint32_t* out) {
+  if (cancelled_) throw detail::fiber_cancelled{};
+  shuffle_ = {};
+  shuffle_.matrices = matrices;
+  shuffle_.trans = trans;
+  for (int k = 0; k < 4; ++k) shuffle_.row[k] = row[k];
+  status_ = status::at_shuffle;
+  state_->fibers->suspend();
+  if (cancelled_) throw detail::fiber_cancelled{};
+  for (int i = 0; i < matrices; ++i) out[i] = shuffle_.words[i];
+}
+
 buffer_ref thread_context::global_ref(int slot, type_key type, name_function type_name, void** data) {
   global_memory& m = *state_->memory;
   if (slot < 0 || slot >= m.size())

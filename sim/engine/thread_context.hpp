@@ -26,6 +26,7 @@
 
 #include "sim/engine/access_recorder.hpp"
 #include "sim/engine/alu_op.hpp"
+#include "sim/engine/ldmatrix.hpp"
 #include "sim/engine/shuffle.hpp"
 #include "sim/engine/recording_buffer.hpp"
 #include "sim/engine/type_key.hpp"
@@ -79,6 +80,22 @@ class thread_context : public access_recorder {
     return out;
   }
 
+  // ldmatrix (ldmatrix.hpp): lanes below 8 Count load their row (8 elements at `offset`, one recorded 16-byte
+  // access), then, once the wave has arrived, every lane receives its registers.
+  template <int Count, bool Trans, class B>
+  ldmatrix_fragment<Count> ldmatrix(const B& lds, index_t offset) {
+    static_assert(sizeof(typename B::value_type) == 2, "ldmatrix: elements are 16 bits");
+    std::uint32_t row[4] = {};
+    if (lane_ < 8 * Count) {
+      typename B::value_type v[8] = {};
+      lds.load(offset, 8, v, true);
+      std::memcpy(row, v, 16);
+    }
+    ldmatrix_fragment<Count> f;
+    collect_matrix(row, Count, Trans, f.r);
+    return f;
+  }
+
   // Global buffer `slot`, which the host made of T.
   template <class T>
   recording_buffer<T> global(int slot) {
@@ -104,8 +121,13 @@ class thread_context : public access_recorder {
     index_t operand = 0;
     int bytes = 4;
     std::uint64_t result = 0;
+    int matrices = 0;              // > 0: an ldmatrix of this many matrices (kind, value, operand unused)
+    bool trans = false;
+    std::uint32_t row[4] = {};     // ldmatrix: this lane's row (8 x 16 bits)
+    std::uint32_t words[4] = {};   // ldmatrix: the registers it receives
   };
   std::uint64_t exchange(shuffle_kind kind, std::uint64_t value, index_t operand, int bytes);
+  void collect_matrix(const std::uint32_t* row, int matrices, bool trans, std::uint32_t* out);
   using name_function = std::string (*)();
 
   buffer_ref global_ref(int slot, type_key type, name_function type_name, void** data);
