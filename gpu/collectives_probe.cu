@@ -1,10 +1,12 @@
 // tilesim/gpu/collectives_probe.cu: the warp-collective programs as NVIDIA kernels: sim/programs/warp_scan.hpp
-// (shuffles) and sim/programs/ldmatrix_read.hpp (ldmatrix .x4 and .x4.trans), compiled to PTX in every build
-// with nvcc. The test gpu-collectives-isa (gpu/isa_check.py) requires one shfl.sync of each kind (bfly, up,
-// down, idx) and both ldmatrix forms in it: device_context's collectives are the hardware's instructions, not
+// (shuffles), sim/programs/ldmatrix_read.hpp (ldmatrix .x4 and .x4.trans) and sim/programs/mma_tile.hpp
+// (mma.sync m16n8k16), compiled to PTX in every build with nvcc. The test gpu-collectives-isa
+// (gpu/isa_check.py) requires one shfl.sync of each kind (bfly, up, down, idx), both ldmatrix forms and the
+// mma.sync in it: device_context's collectives are the hardware's instructions, not
 // emulations through shared memory. Not in the cross-check catalogue yet (no recording or hand-written twin).
 #include "gpu/device_context.hpp"
 #include "sim/programs/ldmatrix_read.hpp"
+#include "sim/programs/mma_tile.hpp"
 #include "sim/programs/warp_scan.hpp"
 
 namespace tilesim::gpu {
@@ -19,6 +21,10 @@ __global__ void ldmatrix_read_kernel(kernel_args a, bool trans) {
     p.trans = trans;
     programs::ldmatrix_read(ctx, p);
   });
+}
+
+__global__ void mma_tile_kernel(kernel_args a) {
+  run_program(a, [&](device_context& ctx) { programs::mma_tile(ctx, programs::mma_tile_params{}); });
 }
 
 }  // namespace tilesim::gpu

@@ -209,6 +209,23 @@ class device_context {
     return f;
   }
 
+  // mma.sync m16n8k16 (sim/engine/mma.hpp): one mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32; NVIDIA only.
+  __device__ __forceinline__ mma_m16n8k16_c mma(const mma_m16n8k16_a& a, const mma_m16n8k16_b& b,
+                                                 const mma_m16n8k16_c& c) const {
+    mma_m16n8k16_c d;
+#if defined(__HIPCC__)
+    static_assert(sizeof(a) < 0, "mma.sync is an NVIDIA instruction; AMD's matrix cores are MFMA");
+#else
+    asm volatile(
+        "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+        "{%10, %11, %12, %13};"
+        : "=f"(d.r[0]), "=f"(d.r[1]), "=f"(d.r[2]), "=f"(d.r[3])
+        : "r"(a.r[0]), "r"(a.r[1]), "r"(a.r[2]), "r"(a.r[3]), "r"(b.r[0]), "r"(b.r[1]), "f"(c.r[0]), "f"(c.r[1]),
+          "f"(c.r[2]), "f"(c.r[3]));
+#endif
+    return d;
+  }
+
   template <class T>
   __device__ device_buffer<T, memory_space::global> global(int slot) const {
 #if defined(TILESIM_DEVICE_STRICT)  // launch preconditions: spec/rules.hpp's require_launch says why

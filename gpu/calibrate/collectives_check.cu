@@ -1,9 +1,10 @@
 // tilesim/gpu/calibrate/collectives_check.cu: the warp collectives' semantics on real hardware.
 //
 // WHAT IT IS. Runs gpu/collectives_probe.cu's kernels (sim/programs/warp_scan.hpp: xor/up/index/down shuffles;
-// sim/programs/ldmatrix_read.hpp: ldmatrix .x4 and .x4.trans) on the GPU and compares every output word with
+// sim/programs/ldmatrix_read.hpp: ldmatrix .x4 and .x4.trans; sim/programs/mma_tile.hpp: mma.sync m16n8k16)
+// on the GPU and compares every output word with
 // what the simulator's rules give (shuffle_source in sim/engine/shuffle.hpp, ldmatrix_source in
-// sim/engine/ldmatrix.hpp), computed here on the host from the same inputs. The simulator's own tests hold the
+// sim/engine/ldmatrix.hpp; the fragment positions of sim/engine/mma.hpp), computed here on the host from the same inputs. The simulator's own tests hold the
 // engine to those rules on the CPU; this holds the rules to the hardware. Prints one line per check and
 // "collectives: N words compared, M differ"; exit 0 when none differ, 1 otherwise.
 // Not part of the Meson build (like calibrate.cu): it runs on the device machine.
@@ -13,6 +14,7 @@
 // transposed: 2 x 384 words; all equal on an H100 (sim/calibration/h100-collectives.txt).
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <vector>
 
 #include "gpu/collectives_probe.cu"
@@ -121,6 +123,56 @@ void check_ldmatrix(bool trans) {
   std::printf("ldmatrix%s: %d tiles checked\n", trans ? " .trans" : "", grid);
 }
 
+// mma_tile: D = A * B + C with integer-valued fp16 inputs (exact in fp32), against the rules' positions.
+void check_mma() {
+  const int grid = 3;
+  auto half_of = [](int v) -> std::uint16_t {  // exact for |v| <= 2048
+    if (v == 0) return 0;
+    const std::uint16_t sign = v < 0 ? 0x8000 : 0;
+    unsigned m = static_cast<unsigned>(v < 0 ? -v : v);
+    int e = 0;
+    while (m >= 2048) m >>= 1, ++e;
+    while (m < 1024) m <<= 1, --e;
+    return static_cast<std::uint16_t>(sign | ((e + 25) << 10) | (m & 0x3ff));
+  };
+  std::vector<std::uint16_t> a(grid * 256), b(grid * 128);
+  std::vector<float> c(grid * 128);
+  for (std::size_t k = 0; k < a.size(); ++k) a[k] = half_of(static_cast<int>(k * 7 % 9) - 4);
+  for (std::size_t k = 0; k < b.size(); ++k) b[k] = half_of(static_cast<int>(k * 5 % 7) - 3);
+  for (std::size_t k = 0; k < c.size(); ++k) c[k] = static_cast<float>(static_cast<int>(k % 11) - 5);
+  std::uint16_t* d_a = upload(a);
+  std::uint16_t* d_b = upload(b);
+  float* d_c = upload(c);
+  float* d_d = upload(std::vector<float>(grid * 128, -1.0f));
+  gpu::kernel_args args;
+  void* p[4] = {d_a, d_b, d_c, d_d};
+  const index_t bytes[4] = {grid * 512, grid * 256, grid * 512, grid * 512};
+  for (int k = 0; k < 4; ++k) args.pointer[k] = p[k], args.bytes[k] = bytes[k];
+  args.slots = 4;
+  gpu::mma_tile_kernel<<<grid, 32>>>(args);
+  TILESIM_HIP_CHECK(hipGetLastError());
+  TILESIM_HIP_CHECK(hipDeviceSynchronize());
+  const std::vector<float> out = download(d_d, grid * 128);
+  for (int blk = 0; blk < grid; ++blk)
+    for (int lane = 0; lane < 32; ++lane)
+      for (int reg = 0; reg < 4; ++reg) {
+        const matrix_position at = mma_c_position(lane, reg);
+        float want = c[static_cast<std::size_t>(blk * 128 + at.row * 8 + at.col)];
+        for (int k = 0; k < 16; ++k) {
+          // A (row, k) and B (k, col) through the rules: the lane and slot that hold them.
+          want += half_to_float(a[static_cast<std::size_t>(blk * 256 + at.row * 16 + k)]) *
+                  half_to_float(b[static_cast<std::size_t>(blk * 128 + at.col * 16 + k)]);
+        }
+        std::uint32_t got_bits, want_bits;
+        const float got = out[static_cast<std::size_t>(blk * 128 + at.row * 8 + at.col)];
+        std::memcpy(&got_bits, &got, 4);
+        std::memcpy(&want_bits, &want, 4);
+        expect("mma m16n8k16", static_cast<std::size_t>(blk * 128 + at.row * 8 + at.col), got_bits, want_bits);
+      }
+  for (void* q : p) TILESIM_HIP_CHECK(hipFree(q));
+  std::printf("mma m16n8k16: %d tiles checked\n", grid);
+}
+
 }  // namespace
 
 int main() {
@@ -128,6 +180,7 @@ int main() {
     check_warp_scan();
     check_ldmatrix(false);
     check_ldmatrix(true);
+    check_mma();
   } catch (const std::exception& e) {
     std::fprintf(stderr, "collectives_check: %s\n", e.what());
     return 2;

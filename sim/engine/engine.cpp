@@ -161,19 +161,52 @@ class block_runner {
       std::vector<int> other_kind;
       for (int t : at) {
         const thread_context::shuffle_slot& s = thread(t).shuffle_;
-        if (s.kind != s0.kind || s.bytes != s0.bytes || s.matrices != s0.matrices || s.trans != s0.trans)
+        if (s.kind != s0.kind || s.bytes != s0.bytes || s.matrices != s0.matrices || s.trans != s0.trans || s.mma != s0.mma)
           other_kind.push_back(t);
       }
       if (!elsewhere.empty() || !other_kind.empty()) fail_divergent_shuffle(first / config_.wave_size, at, elsewhere, other_kind);
-      if (s0.matrices > 0) {  // ldmatrix: each lane's registers from the row lanes (ldmatrix.hpp)
+      if (s0.matrices > 0 || s0.mma) {  // ldmatrix, mma.sync: NVIDIA warps of 32
         if (config_.wave_size != 32 || last - first != 32) {
           abandon();
           throw run_error(run_error::reason::divergent_shuffle, state_.block, at,
                           "tilesim: block " + std::to_string(state_.block) + " wave " +
                               std::to_string(first / config_.wave_size) +
-                              ": ldmatrix needs a whole wave of 32 lanes (wave size " + std::to_string(config_.wave_size) +
+                              ": " + (s0.mma ? "mma.sync" : "ldmatrix") +
+                              " needs a whole wave of 32 lanes (wave size " + std::to_string(config_.wave_size) +
                               ", lanes in this wave " + std::to_string(last - first) + ")");
         }
+      }
+      if (s0.mma) {  // D = A * B + C over the wave's registers (mma.hpp), fp32, k ascending
+        float a[16][16], b[16][8], c[16][8];
+        for (int t = first; t < last; ++t) {
+          const thread_context::shuffle_slot& s = thread(t).shuffle_;
+          for (int reg = 0; reg < 4; ++reg)
+            for (int half = 0; half < 2; ++half) {
+              const matrix_position p = mma_a_position(t - first, reg, half);
+              a[p.row][p.col] = half_to_float(static_cast<std::uint16_t>(s.row[reg] >> (16 * half)));
+            }
+          for (int reg = 0; reg < 2; ++reg)
+            for (int half = 0; half < 2; ++half) {
+              const matrix_position p = mma_b_position(t - first, reg, half);
+              b[p.row][p.col] = half_to_float(static_cast<std::uint16_t>(s.b[reg] >> (16 * half)));
+            }
+          for (int reg = 0; reg < 4; ++reg) {
+            const matrix_position p = mma_c_position(t - first, reg);
+            c[p.row][p.col] = s.c[reg];
+          }
+        }
+        for (int t = first; t < last; ++t)
+          for (int reg = 0; reg < 4; ++reg) {
+            const matrix_position p = mma_c_position(t - first, reg);
+            float d = c[p.row][p.col];
+            for (int k = 0; k < 16; ++k) d += a[p.row][k] * b[k][p.col];
+            std::memcpy(&thread(t).shuffle_.words[reg], &d, 4);
+          }
+        for (int t : at) thread(t).status_ = st::runnable;
+        any = true;
+        continue;
+      }
+      if (s0.matrices > 0) {  // ldmatrix: each lane's registers from the row lanes (ldmatrix.hpp)
         for (int t : at)
           for (int i = 0; i < s0.matrices; ++i) {
             std::uint32_t word = 0;
@@ -211,6 +244,7 @@ class block_runner {
 
   // "a 4-byte xor shuffle", "an ldmatrix .x4.trans".
   static std::string collective_name(const thread_context::shuffle_slot& s) {
+    if (s.mma) return "an mma.sync m16n8k16";
     if (s.matrices > 0) return "an ldmatrix .x" + std::to_string(s.matrices) + (s.trans ? ".trans" : "");
     return "a " + std::to_string(s.bytes) + "-byte " + shuffle_name(s.kind) + " shuffle";
   }
@@ -219,7 +253,7 @@ class block_runner {
                                            const std::vector<int>& other_kind) {
     const thread_context::shuffle_slot& s0 = thread(at.front()).shuffle_;
     std::string message = "tilesim: block " + std::to_string(state_.block) + " wave " + std::to_string(wave) +
-                          ": divergent shuffle: threads ";
+                          ": divergent warp collective: threads ";
     if (!other_kind.empty()) {
       std::vector<int> same;
       for (int t : at)

@@ -18,6 +18,7 @@
 //   shuffle_xor(ctx, v, mask)    a warp shuffle (also _index, _up, _down; shuffle.hpp): every lane of the wave
 //                                takes part; one SHFL / ds_bpermute on a GPU
 //   ldmatrix<4>(ctx, lds, off)   sm90's ldmatrix (ldmatrix.hpp): 8x8 b16 matrices into mma operand registers
+//   mma_m16n8k16(ctx, a, b, c)   sm90's mma.sync m16n8k16 fp16 -> fp32 (mma.hpp)
 // Buffers satisfy spec's element_buffer (size, load/store/add of one vector with a validity flag), so the
 // program builds tensor views and tile windows on them; load_element / store_element / add_element below
 // are the scalar spelling. Parameters travel in a plain struct of numbers and enums (slots, not pointers).
@@ -56,6 +57,7 @@
 
 #include "sim/engine/alu_op.hpp"
 #include "sim/engine/ldmatrix.hpp"
+#include "sim/engine/mma.hpp"
 #include "sim/engine/shuffle.hpp"
 #include "spec/window/tensor_view.hpp"
 
@@ -145,6 +147,13 @@ TILESIM_HOST_DEVICE T shuffle_down(Ctx& ctx, const T& v, index_t delta) {
 template <int Count, bool Trans = false, class Ctx, element_buffer B>
 TILESIM_HOST_DEVICE ldmatrix_fragment<Count> ldmatrix(Ctx& ctx, const B& lds, index_t row_offset) {
   return ctx.template ldmatrix<Count, Trans>(lds, row_offset);
+}
+
+// mma.sync m16n8k16 (sm90; mma.hpp): D = A * B + C, fp16 A and B, fp32 C and D, in the warp's registers.
+template <class Ctx>
+TILESIM_HOST_DEVICE mma_m16n8k16_c mma_m16n8k16(Ctx& ctx, const mma_m16n8k16_a& a, const mma_m16n8k16_b& b,
+                                               const mma_m16n8k16_c& c) {
+  return ctx.mma(a, b, c);
 }
 
 // Throws (traps on a GPU) unless ctx runs this workgroup shape and grid: a program compiled for one shape

@@ -94,7 +94,7 @@ TEST_CASE("a wave whose lanes do not all reach the shuffle is an error naming bo
     message = e.what();
     CHECK(e.why == run_error::reason::divergent_shuffle);
   }
-  CHECK(message == "tilesim: block 0 wave 1: divergent shuffle: threads 32-39 wait at a 4-byte xor shuffle, but threads "
+  CHECK(message == "tilesim: block 0 wave 1: divergent warp collective: threads 32-39 wait at a 4-byte xor shuffle, but threads "
                    "40-63 returned (every lane of a wave must take part)");
 }
 
@@ -110,7 +110,7 @@ TEST_CASE("lanes of one wave at different kinds of shuffle are an error naming t
   } catch (const run_error& e) {
     message = e.what();
   }
-  CHECK(message == "tilesim: block 0 wave 0: divergent shuffle: threads 0-15 wait at a 4-byte xor shuffle, threads "
+  CHECK(message == "tilesim: block 0 wave 0: divergent warp collective: threads 0-15 wait at a 4-byte xor shuffle, threads "
                    "16-31 at another kind or width");
 }
 

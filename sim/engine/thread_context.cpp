@@ -34,6 +34,21 @@ std::uint64_t thread_context::exchange(shuffle_kind kind, std::uint64_t value, i
   return shuffle_.result;
 }
 
+mma_m16n8k16_c thread_context::mma(const mma_m16n8k16_a& a, const mma_m16n8k16_b& b, const mma_m16n8k16_c& c) {
+  if (cancelled_) throw detail::fiber_cancelled{};
+  shuffle_ = {};
+  shuffle_.mma = true;
+  for (int k = 0; k < 4; ++k) shuffle_.row[k] = a.r[k], shuffle_.c[k] = c.r[k];
+  for (int k = 0; k < 2; ++k) shuffle_.b[k] = b.r[k];
+  note_alu(static_cast<int>(alu_op::fma), 1);  // one warp-wide instruction on the issue side (assumed)
+  status_ = status::at_shuffle;
+  state_->fibers->suspend();
+  if (cancelled_) throw detail::fiber_cancelled{};
+  mma_m16n8k16_c d;
+  for (int k = 0; k < 4; ++k) std::memcpy(&d.r[k], &shuffle_.words[k], 4);
+  return d;
+}
+
 void thread_context::collect_matrix(const std::uint32_t* row, int matrices, bool trans, std::uint32_t* out) {
   if (cancelled_) throw detail::fiber_cancelled{};
   shuffle_ = {};

@@ -27,6 +27,7 @@
 #include "sim/engine/access_recorder.hpp"
 #include "sim/engine/alu_op.hpp"
 #include "sim/engine/ldmatrix.hpp"
+#include "sim/engine/mma.hpp"
 #include "sim/engine/shuffle.hpp"
 #include "sim/engine/recording_buffer.hpp"
 #include "sim/engine/type_key.hpp"
@@ -96,6 +97,9 @@ class thread_context : public access_recorder {
     return f;
   }
 
+  // mma.sync m16n8k16 (mma.hpp): parks until the whole wave has arrived; returns this lane's part of D.
+  mma_m16n8k16_c mma(const mma_m16n8k16_a& a, const mma_m16n8k16_b& b, const mma_m16n8k16_c& c);
+
   // Global buffer `slot`, which the host made of T.
   template <class T>
   recording_buffer<T> global(int slot) {
@@ -124,7 +128,10 @@ class thread_context : public access_recorder {
     int matrices = 0;              // > 0: an ldmatrix of this many matrices (kind, value, operand unused)
     bool trans = false;
     std::uint32_t row[4] = {};     // ldmatrix: this lane's row (8 x 16 bits)
-    std::uint32_t words[4] = {};   // ldmatrix: the registers it receives
+    std::uint32_t words[4] = {};   // ldmatrix: the registers it receives; mma: D's 4 floats
+    bool mma = false;              // an mma.sync m16n8k16: row = A's 4 registers, b = B's 2, c = C's 4 floats
+    std::uint32_t b[2] = {};
+    float c[4] = {};
   };
   std::uint64_t exchange(shuffle_kind kind, std::uint64_t value, index_t operand, int bytes);
   void collect_matrix(const std::uint32_t* row, int matrices, bool trans, std::uint32_t* out);
