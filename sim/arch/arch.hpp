@@ -91,7 +91,8 @@ struct lds_timing_constants {
 // its result is usable alu_latency clocks after its last issue.
 struct issue_timing {
   int schedulers = 4;
-  std::array<double, 2> alu_cycles{1, 1};  // index: alu_op (fma, integer); clocks per wave instruction
+  std::array<double, 4> alu_cycles{1, 1, 1, 1};  // index: alu_op (fma, integer, shuffle, matrix); clocks per
+                                                 // wave instruction on one scheduler
   double alu_latency = 4;                  // dependent-issue latency of an arithmetic result
   std::string_view evidence;
 };

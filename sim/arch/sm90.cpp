@@ -72,8 +72,12 @@ const arch_table& sm90_table() {
     // 32 FP32 lanes (an FFMA per clock) and 16 INT32 lanes (an integer instruction every 2 clocks): NVIDIA H100
     // Tensor Core GPU Architecture whitepaper (2022), "H100 SM architecture". Dependent FFMA latency 4 clocks:
     // published microbenchmarks (Jia et al. 2018, "Dissecting the NVIDIA Volta GPU Architecture via
-    // Microbenchmarking"; Luo et al. 2024 find the same on Hopper); not measured here.
-    a.issue = {4, {1, 2}, 4, "whitepaper (4 schedulers, 32 FP32 + 16 INT32 lanes each); FFMA latency 4: published "
+    // Microbenchmarking"; Luo et al. 2024 find the same on Hopper); not measured here. Shuffles: 32 results per
+    // clock per SM (CUDA C++ Programming Guide, arithmetic instruction throughput, compute capability 9.0), so one
+    // SHFL every 4 clocks per scheduler. mma.sync m16n8k16 (2048 FMAs): assumed 4 clocks per scheduler, the dense
+    // fp16 tensor peak of the whitepaper (989 TFLOPS: ~2048 FMAs per clock per SM) spread over 4 schedulers;
+    // mma.sync on Hopper is reported to reach less than wgmma's peak, so this is optimistic (not measured).
+    a.issue = {4, {1, 2, 4, 4}, 4, "whitepaper (4 schedulers, 32 FP32 + 16 INT32 lanes each); FFMA latency 4: published "
                              "microbenchmarks, not measured here"};
 
     // Global memory, measured on an H100 (sim/calibration/README.md, "H100 global memory"):

@@ -8,7 +8,8 @@
 // WORKED EXAMPLE. A 4x4 register tile updated by one k step: alu(ctx, alu_op::fma, 16); on sm90 one warp
 // instruction per clock each, so the warp's scheduler is busy 16 clocks; on gfx942 (wave64 on SIMD16) 64.
 //
-// INVARIANTS: the values index issue_timing::alu_cycles and alu_work (fma = 0, integer = 1).
+// INVARIANTS: the values index issue_timing::alu_cycles and alu_work (fma = 0, integer = 1, shuffle = 2,
+// matrix = 3); programs state fma and integer work, the context's collectives their own shuffle and matrix work.
 #pragma once
 
 namespace tilesim {
@@ -16,6 +17,9 @@ namespace tilesim {
 enum class alu_op : int {
   fma = 0,      // floating-point arithmetic (FFMA, FADD, FMUL, v_fma_f32)
   integer = 1,  // index and address arithmetic, bit manipulation (IMAD, LOP3, SHF, v_add_u32)
+  shuffle = 2,  // a warp shuffle (SHFL, ds_bpermute): stated by the context's shuffles themselves
+  matrix = 3,   // a warp-wide matrix instruction (mma.sync / HMMA): stated by mma_m16n8k16 itself
 };
+inline constexpr int alu_op_count = 4;
 
 }  // namespace tilesim

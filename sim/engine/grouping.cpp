@@ -57,7 +57,7 @@ grouping group_accesses(const std::vector<const std::vector<lane_access>*>& thre
         for (int i = 0; i < intervals; ++i) {
           const std::vector<alu_work>& t = alu_tails[static_cast<std::size_t>(first + l)];
           if (static_cast<std::size_t>(i) >= t.size()) continue;
-          for (int op = 0; op < 2; ++op)
+          for (int op = 0; op < alu_op_count; ++op)
             rec.alu_tail[static_cast<std::size_t>(i)][op] =
                 std::max(rec.alu_tail[static_cast<std::size_t>(i)][op], t[static_cast<std::size_t>(i)][op]);
         }
@@ -105,7 +105,7 @@ grouping group_accesses(const std::vector<const std::vector<lane_access>*>& thre
                   a.atomic == r.atomic;
           if (a.buffer != ins.buffer) ins.buffer = -1;
           if (c.piece == 0)
-            for (int op = 0; op < 2; ++op) ins.alu_before[op] = std::max(ins.alu_before[op], a.alu_before[op]);
+            for (int op = 0; op < alu_op_count; ++op) ins.alu_before[op] = std::max(ins.alu_before[op], a.alu_before[op]);
           if (a.active && a.address != no_address)
             ins.access.address[static_cast<std::size_t>(l)] = a.address + static_cast<address_t>(c.piece) *
                                                                               static_cast<address_t>(split_bytes);

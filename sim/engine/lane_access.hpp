@@ -20,16 +20,18 @@
 
 #include <cstdint>
 
+#include "sim/engine/alu_op.hpp"
 #include "sim/wave_access.hpp"
 
 namespace tilesim::sim {
 
-// Arithmetic instructions a thread stated (program.hpp's alu()), per class: {fma, integer}.
+// Arithmetic instructions a thread issued besides memory accesses, per class (alu_op.hpp): what it stated with
+// alu() and the collectives it took part in.
 struct alu_work {
-  std::uint32_t fma = 0, integer = 0;
-  std::uint32_t& operator[](int op) { return op == 0 ? fma : integer; }
-  std::uint32_t operator[](int op) const { return op == 0 ? fma : integer; }
-  bool empty() const { return fma == 0 && integer == 0; }
+  std::uint32_t fma = 0, integer = 0, shuffle = 0, matrix = 0;
+  std::uint32_t& operator[](int op) { return op == 0 ? fma : op == 1 ? integer : op == 2 ? shuffle : matrix; }
+  std::uint32_t operator[](int op) const { return op == 0 ? fma : op == 1 ? integer : op == 2 ? shuffle : matrix; }
+  bool empty() const { return fma == 0 && integer == 0 && shuffle == 0 && matrix == 0; }
   bool operator==(const alu_work&) const = default;
 };
 

@@ -27,7 +27,7 @@ void thread_context::label(const char* name) { label_ = state_->labels.intern(na
 std::uint64_t thread_context::exchange(shuffle_kind kind, std::uint64_t value, index_t operand, int bytes) {
   if (cancelled_) throw detail::fiber_cancelled{};
   shuffle_ = {kind, value, operand, bytes, 0};
-  note_alu(static_cast<int>(alu_op::integer), 1);  // priced as one integer instruction (assumed)
+  note_alu(static_cast<int>(alu_op::shuffle), 1);
   status_ = status::at_shuffle;
   state_->fibers->suspend();
   if (cancelled_) throw detail::fiber_cancelled{};
@@ -40,7 +40,7 @@ mma_m16n8k16_c thread_context::mma(const mma_m16n8k16_a& a, const mma_m16n8k16_b
   shuffle_.mma = true;
   for (int k = 0; k < 4; ++k) shuffle_.row[k] = a.r[k], shuffle_.c[k] = c.r[k];
   for (int k = 0; k < 2; ++k) shuffle_.b[k] = b.r[k];
-  note_alu(static_cast<int>(alu_op::fma), 1);  // one warp-wide instruction on the issue side (assumed)
+  note_alu(static_cast<int>(alu_op::matrix), 1);
   status_ = status::at_shuffle;
   state_->fibers->suspend();
   if (cancelled_) throw detail::fiber_cancelled{};

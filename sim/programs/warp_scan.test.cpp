@@ -5,7 +5,9 @@
 #include <vector>
 
 #include "sim/engine/engine.hpp"
+#include "sim/arch/arch.hpp"
 #include "sim/programs/warp_scan.hpp"
+#include "sim/report/program_report.hpp"
 
 using namespace tilesim;
 
@@ -45,4 +47,23 @@ TEST_CASE("out == the host's wave sum, inclusive scan, lane-0 broadcast and next
       CHECK(out[4 * g + 3] == in[g == last ? g : g + 1]);
     }
   }
+}
+
+TEST_CASE("the timing model issues the shuffles: 12 per wave before the first store, at the arch's shuffle rate") {
+  std::vector<std::int32_t> in(128, 1);
+  sim::global_memory mem;
+  mem.add<std::int32_t>("in", in);
+  mem.add<std::int32_t>("out", 4 * 128, -1);
+  const sim::run_result r = sim::run(sim::launch{.block = 128, .wave_size = 32}, std::move(mem),
+                                     [](sim::thread_context& ctx) { programs::warp_scan(ctx, {}); });
+  const sim::program_report rep = sim::make_program_report(sim::arch_named("sm90"), r);
+  bool found = false;
+  for (const sim::instruction_report& i : rep.instructions) {
+    if (i.label != "out store") continue;
+    found = true;
+    CHECK(i.alu.shuffle == 4 * (5 + 5 + 1 + 1));  // 4 waves; log2 32 xor and up steps, one index, one down
+    CHECK(i.alu.fma == 0);
+    CHECK(i.issue_cycles >= 12 * sim::arch_named("sm90").issue.alu_cycles[2] / 4);  // spread over 4 stores
+  }
+  CHECK(found);
 }

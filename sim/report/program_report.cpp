@@ -229,7 +229,8 @@ program_report make_program_report(const arch_table& arch, const run_result& run
           if (a.empty()) return;
           timed_step s;
           s.kind = step_kind::alu;
-          s.issue_slots = a.fma * is.alu_cycles[0] + a.integer * is.alu_cycles[1];
+          s.issue_slots = 0;
+          for (int op = 0; op < alu_op_count; ++op) s.issue_slots += a[op] * is.alu_cycles[static_cast<std::size_t>(op)];
           s.latency = is.alu_latency;
           s.produces_data = true;
           s.waits_for_data = true;
@@ -266,7 +267,7 @@ program_report make_program_report(const arch_table& arch, const run_result& run
             instruction_report& ir = r.instructions[at];
             if (what != part::memory_only) {
               add_alu(i.alu_before, at);
-              for (int op = 0; op < 2; ++op) ir.alu[op] += i.alu_before[op];
+              for (int op = 0; op < alu_op_count; ++op) ir.alu[op] += i.alu_before[op];
             }
             if (what == part::alu_only) continue;
             ++ir.instances;
@@ -317,7 +318,7 @@ program_report make_program_report(const arch_table& arch, const run_result& run
                                    : own.empty() ? SIZE_MAX : own.back();
             if (at != SIZE_MAX) {
               add_alu(wr.alu_tail[static_cast<std::size_t>(interval)], at);
-              for (int op = 0; op < 2; ++op) r.instructions[at].alu[op] += wr.alu_tail[static_cast<std::size_t>(interval)][op];
+              for (int op = 0; op < alu_op_count; ++op) r.instructions[at].alu[op] += wr.alu_tail[static_cast<std::size_t>(interval)][op];
             }
           }
           if (interval < wg.intervals - 1) add_barrier(interval);

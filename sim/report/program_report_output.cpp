@@ -48,7 +48,8 @@ std::string to_json(const program_report& r) {
          ", \"max_ways\": " + std::to_string(i.max_ways) + ", \"sectors\": " + std::to_string(i.sectors) +
          ", \"ideal_sectors\": " + std::to_string(i.ideal_sectors) + ", \"l1_hit_sectors\": " +
          std::to_string(i.l1_hit_sectors) + ", \"alu_fma\": " + std::to_string(i.alu.fma) + ", \"alu_integer\": " +
-         std::to_string(i.alu.integer) + ", \"cycles\": " + number(i.cycles) + ", \"issue_cycles\": " +
+         std::to_string(i.alu.integer) + ", \"alu_shuffle\": " + std::to_string(i.alu.shuffle) + ", \"alu_matrix\": " +
+         std::to_string(i.alu.matrix) + ", \"cycles\": " + number(i.cycles) + ", \"issue_cycles\": " +
          number(i.issue_cycles) + ", \"lds_cycles\": " + number(i.lds_cycles) + ", \"global_cycles\": " +
          number(i.global_cycles) + "}";
   }
