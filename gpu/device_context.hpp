@@ -209,12 +209,15 @@ class device_context {
     return f;
   }
 
-  // mma.sync m16n8k16 (sim/engine/mma.hpp): one mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32; NVIDIA only.
+  // mma.sync m16n8k16 (sim/engine/mma.hpp): one mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32; NVIDIA only
+  // (a template, so that a program using it fails to compile for AMD only when it is instantiated there).
+  template <int Unused = 0>
   __device__ __forceinline__ mma_m16n8k16_c mma(const mma_m16n8k16_a& a, const mma_m16n8k16_b& b,
                                                  const mma_m16n8k16_c& c) const {
     mma_m16n8k16_c d;
 #if defined(__HIPCC__)
-    static_assert(sizeof(a) < 0, "mma.sync is an NVIDIA instruction; AMD's matrix cores are MFMA");
+    static_assert(Unused != 0, "mma.sync is an NVIDIA instruction; AMD's matrix cores are MFMA");
+    (void)a, (void)b, (void)c;
 #else
     asm volatile(
         "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
