@@ -62,4 +62,15 @@ constexpr float half_to_float(std::uint16_t h) {
   return sign ? -v : v;
 }
 
+// The IEEE binary16 bits of an integer with |v| <= 2048 (exact): integer_to_half(1) == 0x3c00, (-2) == 0xc000.
+constexpr std::uint16_t integer_to_half(int v) {
+  if (v == 0) return 0;
+  const unsigned sign = v < 0 ? 0x8000u : 0u;
+  unsigned m = static_cast<unsigned>(v < 0 ? -v : v);
+  int e = 0;
+  while (m >= 2048) m >>= 1, ++e;
+  while (m < 1024) m <<= 1, --e;
+  return static_cast<std::uint16_t>(sign | static_cast<unsigned>(e + 25) << 10 | (m & 0x3ffu));
+}
+
 }  // namespace tilesim

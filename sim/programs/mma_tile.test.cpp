@@ -36,7 +36,8 @@ TEST_CASE("worked example and invariant: every element of A, B and C is held by 
   CHECK(*c.rbegin() == std::make_pair(15, 7));
 }
 
-TEST_CASE("half_to_float is exact: normals, subnormals, signs") {
+TEST_CASE("half_to_float is exact: normals, subnormals, signs; integer_to_half is its inverse on integers up to 2048") {
+  for (int v = -2048; v <= 2048; ++v) CHECK(half_to_float(integer_to_half(v)) == static_cast<float>(v));
   CHECK(half_to_float(0x3c00) == 1.0f);
   CHECK(half_to_float(0xc000) == -2.0f);
   CHECK(half_to_float(0x3555) == 0.333251953125f);
@@ -45,16 +46,7 @@ TEST_CASE("half_to_float is exact: normals, subnormals, signs") {
 }
 
 namespace {
-// fp16 bits of a small integer (|v| <= 2048): exact.
-std::uint16_t half_of(int v) {
-  if (v == 0) return 0;
-  const std::uint16_t sign = v < 0 ? 0x8000 : 0;
-  unsigned m = static_cast<unsigned>(v < 0 ? -v : v);
-  int e = 0;
-  while (m >= 2048) m >>= 1, ++e;
-  while (m < 1024) m <<= 1, --e;
-  return static_cast<std::uint16_t>(sign | ((e + 25) << 10) | (m & 0x3ff));
-}
+constexpr std::uint16_t half_of(int v) { return integer_to_half(v); }
 }  // namespace
 
 TEST_CASE("mma_tile: D == A * B + C, every element, for 3 blocks of integer inputs") {
