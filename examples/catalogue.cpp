@@ -7,6 +7,7 @@
 #include "examples/conv/conv_variants.hpp"
 #include "examples/cute_swizzle/cute_swizzle_variants.hpp"
 #include "examples/gemm/gemm_variants.hpp"
+#include "examples/gemm/mma_gemm_variants.hpp"
 #include "examples/lds_index_swap/lds_index_swap_variants.hpp"
 #include "examples/morton/morton_variants.hpp"
 #include "sim/report/text_columns.hpp"
@@ -20,6 +21,7 @@ std::vector<variant> all_variants() {
   add(cute_swizzle_variants());
   add(morton_variants());
   add(gemm_variants());
+  add(mma_gemm_variants());
   add(conv_variants());
   return all;
 }
