@@ -25,6 +25,7 @@
 #include "cli/bank.hpp"
 #include "cli/examples.hpp"
 #include "cli/run.hpp"
+#include "cli/synth.hpp"
 #include "cli/encodings.hpp"
 #include "cli/grid.hpp"
 #include "cli/layouts.hpp"
@@ -101,6 +102,9 @@ void print_help(std::ostream& out) {
          "  tilesim run copy [options]       run a built-in tile program for every lane on the simulator: per\n"
          "                                   instruction wavefronts, N-way, sectors, cycles; races and\n"
          "                                   out-of-bounds accesses (tilesim run --help)\n"
+         "  tilesim synth [options]          the LDS layout that makes a tile's writer and reader conflict-free,\n"
+         "                                   spelled for spec/, CK Tile and CuTe (tilesim synth --help)\n"
+         "  tilesim prove CLAIM [options]    a layout claim over a whole parameter grid, sharded (tilesim prove --help)\n"
          "  tilesim --help                   this text\n"
          "  tilesim layout --help            layouts, their options and defaults, the bank model\n"
          "  tilesim encoding --help          encodings, the accepted syntax, options, output, SVG\n"
@@ -177,7 +181,7 @@ int run_layouts(const std::vector<std::string>& args) {
 
 int run(const std::vector<std::string>& args) {
   if (args.empty())
-    throw usage_error("no command given (commands: examples, layout, layouts, encoding, bank, global, run; see tilesim --help)");
+    throw usage_error("no command given (commands: examples, layout, layouts, encoding, bank, global, run, synth, prove; see tilesim --help)");
   const std::string& cmd = args[0];
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   if (cmd == "--help" || cmd == "-h" || cmd == "help") {
@@ -191,8 +195,10 @@ int run(const std::vector<std::string>& args) {
   if (cmd == "bank") return run_bank(rest);
   if (cmd == "global") return run_global(rest);
   if (cmd == "run") return run_program_command(rest);
+  if (cmd == "synth") return run_synth_command(rest);
+  if (cmd == "prove") return run_prove_command(rest);
   throw usage_error("unknown command '" + cmd +
-                    "' (commands: examples, layout, layouts, encoding, bank, global, run; see tilesim --help)");
+                    "' (commands: examples, layout, layouts, encoding, bank, global, run, synth, prove; see tilesim --help)");
 }
 
 // spec_error::what() reads "tilesim: <rule text> (values)"; the cli prefix replaces its "tilesim: ".

@@ -1,0 +1,256 @@
+// tilesim/cli/synth.cpp: `tilesim synth` (see synth.hpp).
+#include "cli/synth.hpp"
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "cli/args.hpp"
+#include "cli/encodings.hpp"
+#include "cli/output_file.hpp"
+#include "sim/report/program_report.hpp"
+#include "sim/synth/synth.hpp"
+
+namespace tilesim::cli {
+namespace {
+
+std::vector<option_spec> synth_options() {
+  return {
+      {"arch", "the machine: sm90 (wave 32), gfx90a, gfx942, gfx950 (wave 64)", 0, 0, 0,
+       {"sm90", "gfx90a", "gfx942", "gfx950"}, "gfx942"},
+      {"rows", "tile rows", 128, 1, 4096},
+      {"cols", "tile columns (contiguous in the row-major view)", 32, 1, 4096},
+      {"elem-bytes", "bytes per element", 2, 1, 16},
+      {"vector", "elements per access of the built-in patterns and encodings; 0: 16 bytes' worth", 0, 0, 64},
+      {"threads", "threads of the block that writes and reads the tile", 256, 1, 1024},
+      {"write", "the writer as a built-in pattern (--write-encoding / --write-file replace it)", 0, 0, 0,
+       {"warp-raked", "thread-raked", "block-raked", "down-rows", "mfma", "mfma16", "ldmatrix"}, "warp-raked"},
+      {"read", "the reader as a built-in pattern; default: mfma on AMD, ldmatrix on sm90", 0, 0, 0,
+       {"default", "warp-raked", "thread-raked", "block-raked", "down-rows", "mfma", "mfma16", "ldmatrix"}, "default"},
+      {"budget", "nodes of the GF(2) search before it gives up (then no certificate)", 20000000, 1, 2000000000},
+  };
+}
+
+std::string json_string(const std::string& s) {
+  std::string o = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') o += '\\', o += c;
+    else if (c == '\n') o += "\\n";
+    else if (static_cast<unsigned char>(c) < 0x20) o += ' ';
+    else o += c;
+  }
+  return o + "\"";
+}
+
+std::vector<synth::layout_family> parse_families(const std::string& text) {
+  std::vector<synth::layout_family> out;
+  std::stringstream in(text);
+  std::string w;
+  while (std::getline(in, w, ',')) {
+    if (w == "all") return {};
+    if (w == "row-major") out.push_back(synth::layout_family::row_major);
+    else if (w == "padded") out.push_back(synth::layout_family::padded);
+    else if (w == "cute") out.push_back(synth::layout_family::cute);
+    else if (w == "xor") out.push_back(synth::layout_family::xor_linear);
+    else if (w == "ck") out.push_back(synth::layout_family::ck);
+    else throw usage_error("--family: unknown family '" + w + "' (known: all, xor, cute, ck, padded, row-major; comma-separated)");
+  }
+  if (out.empty()) throw usage_error("--family: no family named");
+  return out;
+}
+
+// One side from the options: a pattern file, an encoding text, or a built-in name.
+synth::tile_side side_from(const std::string& which, const std::optional<std::string>& file,
+                           const std::optional<std::string>& encoding, const std::string& name, const sim::arch_table& arch,
+                           const synth::tile_shape& tile, index_t threads, index_t vector, sim::access_kind kind) {
+  if (file && encoding) throw usage_error("--" + which + "-file and --" + which + "-encoding exclude each other");
+  try {
+    if (file) {
+      std::ifstream in(*file);
+      if (!in) throw usage_error("--" + which + "-file: cannot read '" + *file + "'");
+      std::vector<std::string> errors;
+      synth::tile_side s = synth::side_from_patterns(in, arch, tile, kind, "file " + *file, errors);
+      if (!errors.empty()) throw usage_error("--" + which + "-file " + *file + ": " + errors.front());
+      if (s.instructions.empty()) throw usage_error("--" + which + "-file " + *file + ": no pattern line");
+      return s;
+    }
+    if (encoding)
+      return synth::side_from_encoding(parse_ck_encoding(*encoding), tile, threads, arch.wave_size, vector, kind,
+                                       which + " encoding");
+    return synth::named_side(name, tile, threads, arch.wave_size, vector, kind);
+  } catch (const std::invalid_argument& e) {
+    if (dynamic_cast<const spec_error*>(&e)) throw;
+    throw usage_error("--" + which + ": " + e.what());
+  }
+}
+
+std::string cost_line(const synth::priced_layout& p) {
+  return std::to_string(p.total()) + " wavefronts (write " + std::to_string(p.write.wavefronts) + ", " +
+         std::to_string(p.write.max_ways) + "-way; read " + std::to_string(p.read.wavefronts) + ", " +
+         std::to_string(p.read.max_ways) + "-way)";
+}
+
+// Why the ideal is or is not reachable by an XOR-linear layout, in lines.
+std::vector<std::string> xor_lines(const synth::xor_analysis& x, long long ideal) {
+  std::vector<std::string> v;
+  if (!x.applicable) return {"not applicable: " + x.not_applicable};
+  v.push_back("word address bits: " + std::to_string(x.low_bits) + " inside the vector (kept), " +
+              std::to_string(x.bank_bits) + " bank bits, so " + std::to_string(x.free_bits) + " free; " +
+              std::to_string(x.high_bits) + " above the vector, " + std::to_string(x.active_bits) + " of them in the " +
+              std::to_string(x.forbidden) + " forbidden differences (word pairs of one phase that must not share a bank)");
+  v.push_back("rank lower bound for every XOR-linear layout: " + std::to_string(x.lower_bound) + " wavefronts (ideal " +
+              std::to_string(ideal) + ")");
+  if (x.unavoidable) v.push_back("unavoidable conflict: " + *x.unavoidable);
+  for (std::size_t i = 0; i < x.rank_notes.size() && i < 4; ++i) v.push_back("  " + x.rank_notes[i]);
+  if (x.rank_notes.size() > 4) v.push_back("  (" + std::to_string(x.rank_notes.size() - 4) + " more phases)");
+  if (x.feasible)
+    v.push_back(std::string("conflict-free XOR-linear layout: exists") +
+                (x.graph_form ? " in graph form (row-major bank bits XOR M * higher bits)" : " (needs a bit permutation)") +
+                ", found after " + std::to_string(x.nodes) + " search nodes");
+  else if (x.exhaustive)
+    v.push_back("conflict-free XOR-linear layout: none; certificate: the exhaustive search over every echelon form of "
+                "the bank map (" + std::to_string(x.nodes) + " nodes) found each kernel hits a forbidden difference");
+  else
+    v.push_back("conflict-free XOR-linear layout: unknown (the search stopped after " + std::to_string(x.nodes) +
+                " nodes; raise --budget)");
+  return v;
+}
+
+std::string heat_maps(const sim::arch_table& arch, const synth::synth_request& r, const synth::synth_result& s) {
+  std::string body;
+  int y = 0, width = 0;
+  for (const synth::priced_layout* p : {&s.row_major, &s.best}) {
+    const std::vector<index_t> off = synth::layout_offsets(p->layout);
+    for (const auto& [side, cost] : {std::pair{&r.writer, p->write}, std::pair{&r.reader, p->read}}) {
+      if (cost.worst_instruction < 0) continue;
+      sim::wave_access a = synth::wave_access_of(r.tile, side->instructions[static_cast<std::size_t>(cost.worst_instruction)], off);
+      a.label = p->layout.name() + ", " + side->name + " '" + a.label + "'";
+      std::string svg = sim::bank_heat_map_svg(arch, a);
+      const auto h0 = svg.find("height=\"") + 8;
+      const int h = std::stoi(svg.substr(h0));
+      const auto w0 = svg.find("width=\"") + 7;
+      width = std::max(width, std::stoi(svg.substr(w0)));
+      svg.replace(0, 4, "<svg x=\"0\" y=\"" + std::to_string(y) + "\"");
+      body += svg;
+      y += h;
+    }
+  }
+  return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(width) + "\" height=\"" +
+         std::to_string(y) + "\">\n" + body + "</svg>\n";
+}
+
+}  // namespace
+
+void print_synth_help(std::ostream& out) {
+  out << "usage: tilesim synth [--option VALUE]... [--family LIST] [--write-encoding TEXT | --write-file FILE]\n"
+         "                     [--read-encoding TEXT | --read-file FILE] [--json] [--svg FILE]\n"
+         "\n"
+         "Finds the LDS layout of one tile that makes its writer and its reader cheapest on an architecture: the\n"
+         "fewest LDS wavefronts summed over write + read (the simulator's bank model), ties to the simplest, among\n"
+         "row-major, padding, every CuTe Swizzle<B,M,S>, CK's XOR preshuffle (KPack, MLdsLayer, both orders) and\n"
+         "the XOR-linear layout a GF(2) search constructs. Prints it against row-major and the ideal, spelled as a\n"
+         "spec/ descriptor, CK Tile code and CuTe Swizzle<B,M,S> (when it is one), with the checks it passed, and\n"
+         "the XOR-linear analysis: whether any XOR-linear layout keeping the vectors is conflict-free, with a rank\n"
+         "lower bound and, when none is, the exhaustive search as the certificate.\n"
+         "\n"
+         "options:\n";
+  for (const option_spec& s : synth_options()) out << "  " << s.synopsis() << "  " << s.help << '\n';
+  out << "  --family LIST           comma-separated: all (default), xor, cute, ck, padded, row-major (row-major is\n"
+         "                          always priced as the baseline)\n"
+         "  --write-encoding TEXT   the writer as a CK tile distribution encoding (tilesim encoding --help), over the\n"
+         "                          rows x cols tile, `--threads` threads, `--vector` elements per access\n"
+         "  --read-encoding TEXT    the reader alike\n"
+         "  --write-file FILE       the writer as a `tilesim bank` pattern file whose byte offsets address the\n"
+         "                          ROW-MAJOR tile ((row*cols + col) * elem-bytes), one line per instruction\n"
+         "  --read-file FILE        the reader alike\n"
+         "  --json                  print the result as one JSON object\n"
+         "  --svg FILE              bank heat maps of the worst write and read instruction, row-major then the best\n"
+         "\n"
+         "built-in patterns: warp-raked, thread-raked, block-raked (CK's raked tile loads: lanes along rows),\n"
+         "down-rows (lanes down a column strip), mfma (MFMA 32x32x8 A operand: lane l reads row l%32, K vector\n"
+         "l/32; wave 64), mfma16 (R = 16, wave 64), ldmatrix (ldmatrix.x4 rows: R = 16, wave 32).\n"
+         "exit codes: 0 found; 2 bad input (one line on stderr); 1 an internal error.\n";
+}
+
+int run_synth_command(const std::vector<std::string>& all) {
+  for (const std::string& a : all)
+    if (a == "--help" || a == "-h") {
+      print_synth_help(std::cout);
+      return 0;
+    }
+  std::vector<std::string> args = all;
+  const bool json = take_flag(args, "json");
+  const std::optional<std::string> svg = take_text_option(args, "svg");
+  const std::optional<std::string> fam = take_text_option(args, "family");
+  const std::optional<std::string> wenc = take_text_option(args, "write-encoding");
+  const std::optional<std::string> renc = take_text_option(args, "read-encoding");
+  const std::optional<std::string> wfile = take_text_option(args, "write-file");
+  const std::optional<std::string> rfile = take_text_option(args, "read-file");
+  const options o = parse_options(args, synth_options(), "synth");
+  const sim::arch_table& arch = sim::arch_named(o.word("arch"));
+  synth::synth_request r;
+  r.arch = &arch;
+  r.tile = {o.integer("rows"), o.integer("cols"), static_cast<int>(o.integer("elem-bytes"))};
+  if (r.tile.rows * r.tile.cols > (index_t{1} << 22)) throw usage_error("synth: a tile over 2^22 elements is refused");
+  const index_t vector = o.integer("vector") > 0 ? o.integer("vector") : std::max<index_t>(1, 16 / r.tile.elem_bytes);
+  std::string read = o.word("read");
+  if (read == "default") read = arch.wave_size == 32 ? "ldmatrix" : "mfma";
+  r.writer = side_from("write", wfile, wenc, o.word("write"), arch, r.tile, o.integer("threads"), vector, sim::access_kind::store);
+  r.reader = side_from("read", rfile, renc, read, arch, r.tile, o.integer("threads"), vector, sim::access_kind::load);
+  if (fam) r.families = parse_families(*fam);
+  r.search_budget = o.integer("budget");
+  synth::synth_result s;
+  try {
+    s = synth::synthesize(r);
+  } catch (const std::invalid_argument& e) {
+    if (dynamic_cast<const spec_error*>(&e)) throw;
+    throw usage_error(std::string("synth: ") + e.what());
+  }
+  if (svg) write_file_replacing(*svg, heat_maps(arch, r, s), "--svg");
+  const synth::lds_layout& b = s.best.layout;
+  const std::optional<std::string> cute = synth::cute_spelling(b);
+  const std::vector<std::string> why = xor_lines(s.xor_info, s.ideal);
+  if (json) {
+    std::cout << "{\"arch\": " << json_string(std::string(arch.name)) << ", \"rows\": " << r.tile.rows << ", \"cols\": "
+              << r.tile.cols << ", \"elem_bytes\": " << r.tile.elem_bytes << ", \"writer\": " << json_string(r.writer.name)
+              << ", \"reader\": " << json_string(r.reader.name) << ",\n \"best\": {\"name\": " << json_string(b.name())
+              << ", \"family\": " << json_string(synth::family_name(b.family)) << ", \"wavefronts\": " << s.best.total()
+              << ", \"write\": " << s.best.write.wavefronts << ", \"read\": " << s.best.read.wavefronts
+              << ", \"spec\": " << json_string(synth::spec_spelling(b)) << ", \"ck_tile\": " << json_string(synth::ck_spelling(b))
+              << ", \"cute\": " << (cute ? json_string(*cute) : "null") << "},\n \"row_major\": {\"wavefronts\": "
+              << s.row_major.total() << ", \"write\": " << s.row_major.write.wavefronts << ", \"read\": "
+              << s.row_major.read.wavefronts << "}, \"ideal\": " << s.ideal << ", \"reaches_ideal\": "
+              << (s.reaches_ideal() ? "true" : "false") << ", \"candidates\": " << s.candidates << ", \"checked\": "
+              << json_string(s.checked) << ",\n \"xor\": {\"applicable\": " << (s.xor_info.applicable ? "true" : "false")
+              << ", \"feasible\": " << (s.xor_info.feasible ? "true" : "false") << ", \"exhaustive\": "
+              << (s.xor_info.exhaustive ? "true" : "false") << ", \"lower_bound\": " << s.xor_info.lower_bound
+              << ", \"nodes\": " << s.xor_info.nodes << ", \"why\": [";
+    for (std::size_t i = 0; i < why.size(); ++i) std::cout << (i ? ", " : "") << json_string(why[i]);
+    std::cout << "]}}\n";
+    return 0;
+  }
+  std::cout << "synth: " << r.tile.rows << " x " << r.tile.cols << " tile of " << r.tile.elem_bytes << "-byte elements on "
+            << arch.name << " (" << arch.description << ")\n"
+            << "  writer " << r.writer.name << ": " << r.writer.instructions.size() << " instructions, up to "
+            << r.writer.max_elems() * r.tile.elem_bytes << " B/lane; reader " << r.reader.name << ": "
+            << r.reader.instructions.size() << " instructions, up to " << r.reader.max_elems() * r.tile.elem_bytes
+            << " B/lane\n"
+            << "  " << s.candidates << " candidate layouts priced (" << s.rejected << " more would split a vector)\n"
+            << "best: " << b.name() << " (" << synth::family_name(b.family) << "): " << cost_line(s.best) << "\n"
+            << "  ideal " << s.ideal << ": " << (s.reaches_ideal() ? "reaches the ideal" : "does NOT reach the ideal")
+            << "; row-major " << cost_line(s.row_major) << "\n"
+            << "  checked: " << s.checked << "\n"
+            << "spec/ descriptor:\n";
+  const auto indent = [](const std::string& text) {
+    std::string out = "  ";
+    for (char c : text) out += c == '\n' ? std::string("\n  ") : std::string(1, c);
+    return out + "\n";
+  };
+  std::cout << indent(synth::spec_spelling(b)) << "CK Tile:\n" << indent(synth::ck_spelling(b)) << "CuTe:\n  "
+            << (cute ? *cute : "not a single CuTe Swizzle<B,M,S>") << "\n"
+            << "XOR-linear analysis (GF(2) over the word address bits):\n";
+  for (const std::string& l : why) std::cout << "  " << l << "\n";
+  return 0;
+}
+
+}  // namespace tilesim::cli

@@ -1,0 +1,187 @@
+// tilesim/sim/synth/synth.cpp: candidates, pricing and the checks of the winner (see the header).
+#include "sim/synth/synth.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <stdexcept>
+#include <tuple>
+
+#include "sim/models/lds_banks.hpp"
+
+namespace tilesim::synth {
+namespace {
+
+int log2_floor(long long v) { return v > 0 ? 63 - std::countl_zero(static_cast<unsigned long long>(v)) : -1; }
+
+bool allowed(const synth_request& r, layout_family f) {
+  return r.families.empty() || std::find(r.families.begin(), r.families.end(), f) != r.families.end();
+}
+
+int family_rank(layout_family f) {
+  switch (f) {
+    case layout_family::row_major: return 0;
+    case layout_family::cute: return 1;
+    case layout_family::ck: return 2;
+    case layout_family::xor_linear: return 3;
+    case layout_family::padded: return 4;
+  }
+  return 5;
+}
+
+// The tie-break key of the header: (wavefronts, extra LDS, XOR-ed bits, family).
+auto key_of(const priced_layout& p) {
+  return std::make_tuple(p.total(), p.layout.element_space() - p.layout.rows * p.layout.cols, p.layout.xor_bits(),
+                         family_rank(p.layout.family));
+}
+
+}  // namespace
+
+sim::wave_access wave_access_of(const tile_shape& tile, const tile_instruction& i, const std::vector<index_t>& offsets) {
+  sim::wave_access a;
+  a.label = i.label;
+  a.kind = i.kind;
+  a.space = sim::memory_space::lds;
+  a.width = i.elems * tile.elem_bytes;
+  a.address.resize(i.lanes.size());
+  for (std::size_t l = 0; l < i.lanes.size(); ++l) {
+    const lane_coord c = i.lanes[l];
+    a.address[l] = c.active() ? static_cast<sim::address_t>(offsets[static_cast<std::size_t>(c.row * tile.cols + c.col)] *
+                                                            tile.elem_bytes)
+                              : sim::no_address;
+  }
+  return a;
+}
+
+side_cost price_side(const sim::arch_table& arch, const tile_shape& tile, const tile_side& s,
+                     const std::vector<index_t>& offsets) {
+  side_cost out;
+  sim::wave_access a;
+  a.space = sim::memory_space::lds;
+  int worst_excess = -1;
+  for (std::size_t k = 0; k < s.instructions.size(); ++k) {
+    const tile_instruction& i = s.instructions[k];
+    a.kind = i.kind;
+    a.width = i.elems * tile.elem_bytes;
+    a.address.resize(i.lanes.size());
+    for (std::size_t l = 0; l < i.lanes.size(); ++l) {
+      const lane_coord c = i.lanes[l];
+      a.address[l] = c.active() ? static_cast<sim::address_t>(offsets[static_cast<std::size_t>(c.row * tile.cols + c.col)] *
+                                                              tile.elem_bytes)
+                                : sim::no_address;
+    }
+    const sim::lds_cost c = sim::lds_instruction_cost(arch, a);
+    out.wavefronts += c.wavefronts;
+    out.ideal += c.ideal;
+    out.max_ways = std::max(out.max_ways, c.max_ways);
+    if (c.excess > worst_excess) {
+      worst_excess = c.excess;
+      out.worst_instruction = static_cast<int>(k);
+    }
+  }
+  return out;
+}
+
+std::vector<lds_layout> candidate_layouts(const synth_request& r, const xor_analysis& x) {
+  const tile_shape& t = r.tile;
+  const int vec = std::max(r.writer.max_elems(), r.reader.max_elems());
+  lds_layout base;
+  base.rows = t.rows;
+  base.cols = t.cols;
+  base.elem_bytes = t.elem_bytes;
+  std::vector<lds_layout> out;
+  out.push_back(base);  // row-major, always: the baseline
+  const long long n = t.elements();
+  const int nbits = (n & (n - 1)) == 0 ? log2_floor(n) : -1;
+  const int eb = log2_floor(t.elem_bytes);
+  const int bank_top = 2 + log2_floor(r.arch->banks) - eb;  // first element bit above the bank bits
+  const int vbits = log2_floor(vec);
+  const int word_elem_bits = std::max(0, 2 - eb);
+  if (allowed(r, layout_family::cute) && nbits > 0)
+    for (int b = 1; b <= nbits; ++b)
+      for (int m = std::max(vbits, word_elem_bits); m < bank_top; ++m)
+        for (int s = b; m + s + b <= nbits; ++s) {
+          lds_layout l = base;
+          l.family = layout_family::cute;
+          l.terms = {{b, m, s}};
+          out.push_back(l);
+        }
+  if (allowed(r, layout_family::ck))
+    for (index_t kpack = vec; kpack <= t.cols; kpack *= 2) {
+      if (t.cols % kpack != 0) continue;
+      for (index_t layers = 1; layers <= 16; layers *= 2)
+        for (ck_lds_order o : {ck_lds_order::l_k0_2025, ck_lds_order::k0_l_2024}) {
+          lds_layout l = base;
+          l.family = layout_family::ck;
+          l.ck = {t.rows, t.cols, kpack, t.elem_bytes, layers, r.arch->banks, o};
+          if (l.ck.check()) continue;
+          if (layers == 1 && o == ck_lds_order::k0_l_2024) continue;  // the same map as 2025 at L = 1
+          out.push_back(l);
+        }
+    }
+  if (allowed(r, layout_family::xor_linear) && x.feasible && x.graph_form && !x.terms.empty() && x.terms.size() <= 4) {
+    lds_layout l = base;
+    l.family = layout_family::xor_linear;
+    l.terms = x.terms;
+    out.push_back(l);
+  }
+  if (allowed(r, layout_family::padded))
+    for (index_t pad = vec; pad * t.elem_bytes <= r.arch->banks * 4; pad += vec) {
+      lds_layout l = base;
+      l.family = layout_family::padded;
+      l.pad = pad;
+      out.push_back(l);
+    }
+  return out;
+}
+
+synth_result synthesize(const synth_request& r) {
+  if (!r.arch) throw std::invalid_argument("synthesize: no architecture");
+  if (r.tile.rows < 1 || r.tile.cols < 1 || r.tile.rows * r.tile.cols > (index_t{1} << 24))
+    throw std::invalid_argument("tile " + std::to_string(r.tile.rows) + " x " + std::to_string(r.tile.cols) +
+                                " must have 1 to 2^24 elements");
+  for (const tile_side* s : {&r.writer, &r.reader})
+    if (auto e = check_side(*s, r.tile, r.arch->wave_size)) throw std::invalid_argument(*e);
+  synth_result out;
+  const int vec = std::max(r.writer.max_elems(), r.reader.max_elems());
+  out.xor_info = analyse_xor(*r.arch, r.tile, r.writer, r.reader, vec, r.search_budget);
+  const std::vector<lds_layout> cands = candidate_layouts(r, out.xor_info);
+  bool have = false;
+  out.ideal = -1;
+  for (const lds_layout& l : cands) {
+    std::vector<index_t> off;
+    try {
+      off = layout_offsets(l);
+    } catch (const std::exception&) {
+      continue;  // parameters the family rejects for this tile (e.g. a swizzle block that does not divide it)
+    }
+    if (check_vectors(r.writer, l, off) || check_vectors(r.reader, l, off)) {
+      ++out.rejected;
+      continue;
+    }
+    priced_layout p{l, price_side(*r.arch, r.tile, r.writer, off), price_side(*r.arch, r.tile, r.reader, off)};
+    ++out.candidates;
+    if (l.family == layout_family::row_major) out.row_major = p;
+    out.ideal = out.ideal < 0 ? p.ideal() : std::min(out.ideal, p.ideal());
+    if (!have || key_of(p) < key_of(out.best)) {
+      out.best = p;
+      have = true;
+    }
+  }
+  // The winner, checked through its spelling (see the header).
+  const lds_layout& b = out.best.layout;
+  const std::vector<index_t> direct = layout_offsets(b), desc = descriptor_offsets(b);
+  if (desc != direct) throw std::logic_error("synthesize: " + b.name() + ": the spec/ descriptor disagrees with the formula");
+  if (ck_mirror_offsets(b) != direct) throw std::logic_error("synthesize: " + b.name() + ": the CK Tile mirror disagrees");
+  if (auto c = cute_offsets(b); c && *c != direct) throw std::logic_error("synthesize: " + b.name() + ": CuTe disagrees");
+  if (auto e = check_bijection(b, desc)) throw std::logic_error("synthesize: not a bijection: " + *e);
+  const long long again = price_side(*r.arch, r.tile, r.writer, desc).wavefronts + price_side(*r.arch, r.tile, r.reader, desc).wavefronts;
+  if (again != out.best.total()) throw std::logic_error("synthesize: re-measured " + std::to_string(again) + " wavefronts");
+  out.checked = std::string(b.family == layout_family::padded ? "injective into [0, " : "bijection onto [0, ") +
+                std::to_string(b.element_space()) + "); spec/ descriptor, CK Tile mirror" +
+                (cute_offsets(b) ? ", CuTe swizzle" : "") + " and formula agree on all " +
+                std::to_string(r.tile.elements()) + " elements; re-measured through the descriptor: " +
+                std::to_string(again) + " wavefronts";
+  return out;
+}
+
+}  // namespace tilesim::synth

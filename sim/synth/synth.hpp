@@ -1,0 +1,87 @@
+// tilesim/sim/synth/synth.hpp: swizzle synthesis: the LDS layout that makes a tile's writer and reader cheapest.
+//
+// DEFINITION. Given a tile (shape, element size), its writer and reader (tile_access.hpp), an architecture and
+// the families allowed (lds_layout.hpp), synthesize() prices candidates in the simulator's bank model
+// (sim/models/lds_banks.hpp: the wavefronts of every instruction of both sides, on the arch's phase tables)
+// and returns the best: fewest wavefronts summed over write + read, ties broken by the simplest (least extra
+// LDS, then fewest XOR-ed bits, then the family order row-major, cute, ck, xor, padded, then the candidate
+// order). Candidates:
+//   row-major                       always (the baseline)
+//   padded  +p                      p a multiple of the widest vector, up to one bank row
+//   cute    Swizzle<B,M,S>          every valid term with 2^M >= the widest vector whose ZZZ bits reach a bank bit
+//   ck      ck_lds_xor              KPack a multiple of the vector dividing cols, MLdsLayer 1..16, both orders
+//   xor     commuting CuTe terms    the witness of the GF(2) search (xor_bound.hpp), when it is in graph form
+// Every candidate must keep both sides' vectors contiguous (check_vectors); the winner is checked again: its
+// offsets through the spec/ descriptor equal the direct formula, they are a bijection (check_bijection), and
+// its wavefronts re-measured from the descriptor's offsets equal the search's.
+// The XOR-linear analysis (xor_bound.hpp) says whether the ideal is reachable by any XOR-linear layout and,
+// when not, why (a rank bound per phase, or the exhaustive search).
+//
+// WORKED EXAMPLE (sm90, 8 x 64 fp16, 16-byte warp-raked stores, ldmatrix reads, 256 threads on a 128 x 64
+// tile): row-major costs 1152 wavefronts against an ideal of 256 (the 8 rows of one 8x8 matrix read share
+// one bank quad: 8-way); synthesize() returns Swizzle<3,3,3> (the SW128 atom, Swizzle<3,4,3> on bytes) at
+// 256 = ideal: the cheapest conflict-free CuTe term (B = 3 is the least that separates 8 rows).
+//
+// INVARIANTS: best.total() <= row_major.total() (row-major is a candidate); best.total() >= ideal; when the
+// XOR analysis is feasible and cute/xor are allowed, best.total() == ideal (props/synth.props.cpp).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/arch/arch.hpp"
+#include "sim/synth/lds_layout.hpp"
+#include "sim/synth/tile_access.hpp"
+#include "sim/synth/xor_bound.hpp"
+#include "sim/wave_access.hpp"
+
+namespace tilesim::synth {
+
+// Wavefronts of one side under one layout.
+struct side_cost {
+  long long wavefronts = 0, ideal = 0;
+  int max_ways = 0;                 // worst phase
+  int worst_instruction = -1;       // the instruction with the most excess wavefronts (first on ties)
+};
+
+// One side priced: every instruction through lds_instruction_cost, addresses = offsets[(r, c)] * elem_bytes.
+side_cost price_side(const sim::arch_table& arch, const tile_shape& tile, const tile_side& s,
+                     const std::vector<index_t>& offsets);
+
+// The wave_access of instruction i of s under `offsets` (for heat maps and pattern files).
+sim::wave_access wave_access_of(const tile_shape& tile, const tile_instruction& i, const std::vector<index_t>& offsets);
+
+struct priced_layout {
+  lds_layout layout;
+  side_cost write, read;
+  long long total() const { return write.wavefronts + read.wavefronts; }
+  long long ideal() const { return write.ideal + read.ideal; }
+};
+
+struct synth_request {
+  const sim::arch_table* arch = nullptr;
+  tile_shape tile;
+  tile_side writer, reader;
+  std::vector<layout_family> families;  // empty: all
+  long long search_budget = 20'000'000;  // nodes of the GF(2) search
+};
+
+struct synth_result {
+  priced_layout best, row_major;
+  long long ideal = 0;                   // the simulator's ideal (fewest over the candidates)
+  long long candidates = 0;              // priced candidates
+  long long rejected = 0;                // candidates that split a vector
+  xor_analysis xor_info;
+  bool reaches_ideal() const { return best.total() == ideal; }
+  // What the checks of the winner found (always filled): "bijection onto [0, 8192); spec/ descriptor ... equal".
+  std::string checked;
+};
+
+// Runs the search. Throws std::invalid_argument for an invalid request (sides broken per check_side, a family
+// that has no candidate for the tile).
+synth_result synthesize(const synth_request& r);
+
+// All candidates of the allowed families for the request, unpriced, in the tie-break order.
+std::vector<lds_layout> candidate_layouts(const synth_request& r, const xor_analysis& x);
+
+}  // namespace tilesim::synth
