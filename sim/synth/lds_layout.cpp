@@ -65,7 +65,7 @@ std::vector<index_t> ck_chain(const D& d, const lds_layout& l, std::size_t i) {
   }
 }
 
-// The swizzle chain (ck false) or the CK mirror (ck true) for 1..4 terms; more terms have no spelling here.
+// The swizzle chain (ck false) or the CK mirror (ck true) for 1..8 terms; more terms have no spelling here.
 std::vector<index_t> dispatch_terms(const lds_layout& l, bool ck) {
   const auto flat = make_naive_descriptor_packed<1>({l.rows * l.cols}, l.rows * l.cols);
   switch (l.terms.size()) {
@@ -73,10 +73,14 @@ std::vector<index_t> dispatch_terms(const lds_layout& l, bool ck) {
     case 2: return ck ? ck_chain<2>(flat, l, 0) : swizzle_chain<2>(flat, l, 0);
     case 3: return ck ? ck_chain<3>(flat, l, 0) : swizzle_chain<3>(flat, l, 0);
     case 4: return ck ? ck_chain<4>(flat, l, 0) : swizzle_chain<4>(flat, l, 0);
+    case 5: return ck ? ck_chain<5>(flat, l, 0) : swizzle_chain<5>(flat, l, 0);
+    case 6: return ck ? ck_chain<6>(flat, l, 0) : swizzle_chain<6>(flat, l, 0);
+    case 7: return ck ? ck_chain<7>(flat, l, 0) : swizzle_chain<7>(flat, l, 0);
+    case 8: return ck ? ck_chain<8>(flat, l, 0) : swizzle_chain<8>(flat, l, 0);
     default: break;
   }
   throw std::invalid_argument("a layout of " + std::to_string(l.terms.size()) +
-                              " XOR terms has no descriptor spelling (1 to 4 terms)");
+                              " XOR terms has no descriptor spelling (1 to " + std::to_string(max_spelled_terms) + " terms)");
 }
 
 std::string num(index_t v) { return "number<" + std::to_string(v) + ">{}"; }

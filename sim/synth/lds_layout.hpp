@@ -39,6 +39,9 @@
 
 namespace tilesim::synth {
 
+// Most XOR terms a layout may have and still be spelled (and built) as a spec/ descriptor chain.
+inline constexpr std::size_t max_spelled_terms = 8;
+
 enum class layout_family { row_major, padded, cute, xor_linear, ck };
 
 // "row-major", "padded", "cute", "xor", "ck".

@@ -36,6 +36,28 @@ auto key_of(const priced_layout& p) {
 
 }  // namespace
 
+long long ideal_wavefronts(const sim::arch_table& arch, const tile_shape& tile, const tile_side& s) {
+  long long n = 0;
+  for (const tile_instruction& i : s.instructions) {
+    const sim::lds_phase_rule& rule = arch.lds_rule(i.kind, i.elems * tile.elem_bytes);
+    const auto active = [&](const std::vector<int>& ph) {
+      for (int l : ph)
+        if (i.lanes[static_cast<std::size_t>(l)].active()) return true;
+      return false;
+    };
+    const bool pairs = rule.merge == sim::lds_merge::sm90_pairs && i.kind == sim::access_kind::load;
+    for (std::size_t p = 0; p < rule.phases.size(); ++p) {
+      if (pairs && p % 2 == 0 && p + 1 < rule.phases.size() && pair_condition(i, rule.phases[p], rule.phases[p + 1])) {
+        n += active(rule.phases[p]) || active(rule.phases[p + 1]);
+        ++p;
+      } else {
+        n += active(rule.phases[p]);
+      }
+    }
+  }
+  return n;
+}
+
 sim::wave_access wave_access_of(const tile_shape& tile, const tile_instruction& i, const std::vector<index_t>& offsets) {
   sim::wave_access a;
   a.label = i.label;
@@ -118,7 +140,7 @@ std::vector<lds_layout> candidate_layouts(const synth_request& r, const xor_anal
           out.push_back(l);
         }
     }
-  if (allowed(r, layout_family::xor_linear) && x.feasible && x.graph_form && !x.terms.empty() && x.terms.size() <= 4) {
+  if (allowed(r, layout_family::xor_linear) && x.feasible && x.graph_form && !x.terms.empty() && x.terms.size() <= max_spelled_terms) {
     lds_layout l = base;
     l.family = layout_family::xor_linear;
     l.terms = x.terms;
@@ -146,7 +168,7 @@ synth_result synthesize(const synth_request& r) {
   out.xor_info = analyse_xor(*r.arch, r.tile, r.writer, r.reader, vec, r.search_budget);
   const std::vector<lds_layout> cands = candidate_layouts(r, out.xor_info);
   bool have = false;
-  out.ideal = -1;
+  out.ideal = ideal_wavefronts(*r.arch, r.tile, r.writer) + ideal_wavefronts(*r.arch, r.tile, r.reader);
   for (const lds_layout& l : cands) {
     std::vector<index_t> off;
     try {
@@ -161,7 +183,6 @@ synth_result synthesize(const synth_request& r) {
     priced_layout p{l, price_side(*r.arch, r.tile, r.writer, off), price_side(*r.arch, r.tile, r.reader, off)};
     ++out.candidates;
     if (l.family == layout_family::row_major) out.row_major = p;
-    out.ideal = out.ideal < 0 ? p.ideal() : std::min(out.ideal, p.ideal());
     if (!have || key_of(p) < key_of(out.best)) {
       out.best = p;
       have = true;

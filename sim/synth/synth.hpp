@@ -48,6 +48,10 @@ struct side_cost {
 side_cost price_side(const sim::arch_table& arch, const tile_shape& tile, const tile_side& s,
                      const std::vector<index_t>& offsets);
 
+// The fewest wavefronts any layout can give side s: one per phase with an active lane, one per sm90 paired
+// group whose lanes pair up on equal elements (lds_banks.hpp's pair condition, on logical coordinates).
+long long ideal_wavefronts(const sim::arch_table& arch, const tile_shape& tile, const tile_side& s);
+
 // The wave_access of instruction i of s under `offsets` (for heat maps and pattern files).
 sim::wave_access wave_access_of(const tile_shape& tile, const tile_instruction& i, const std::vector<index_t>& offsets);
 
@@ -68,7 +72,7 @@ struct synth_request {
 
 struct synth_result {
   priced_layout best, row_major;
-  long long ideal = 0;                   // the simulator's ideal (fewest over the candidates)
+  long long ideal = 0;                   // ideal_wavefronts of writer + reader
   long long candidates = 0;              // priced candidates
   long long rejected = 0;                // candidates that split a vector
   xor_analysis xor_info;

@@ -21,7 +21,8 @@
 // LOWER BOUND (the rank condition). In one phase, the words with one low part have high parts H spanning an
 // affine space of rank r; any L of rank f puts them on at most 2^min(f, r) banks, so the phase costs at least
 // ceil(|H| / 2^min(f, r)). Summed over phases (an sm90 paired-load group, counted once when conflict-free,
-// counts max instead of sum when both of its phases are 1) this bounds every XOR-linear layout from below.
+// counts max instead of sum when the group as a whole can be conflict-free; its union's differences are then
+// forbidden too, since the ideal asks for that one pass) this bounds every XOR-linear layout from below.
 //
 // WORKED EXAMPLE (4 x 4 fp32 on 4 banks, toy waves of 4 lanes, 1 word each: z = 0, b = 2, f = 2, m = 4). The
 // writer's phases are rows: differences {1, 2, 3} (column bits). The reader's are columns: {4, 8, 12} (row
@@ -70,6 +71,11 @@ struct xor_analysis {
 // `budget` caps the search nodes.
 xor_analysis analyse_xor(const sim::arch_table& arch, const tile_shape& tile, const tile_side& writer,
                          const tile_side& reader, int keep_elems, long long budget = 20'000'000);
+
+// sm90's pair condition (lds_banks.hpp) on logical coordinates: over the lanes of phases a and b, every active
+// lane whose partner lane^1 (or, for all of them, lane^2) is active names the same element. Layout-independent
+// for an injective layout, so a paired group's single pass is what the ideal asks of it.
+bool pair_condition(const tile_instruction& ins, const std::vector<int>& a, const std::vector<int>& b);
 
 // The commuting CuTe terms of L = [I | M] (columns = images of the high bits above the f bank bits), for
 // element offsets: bank bit i of h is element bit e0 + i with e0 = z + 2 - log2(elem_bytes).
