@@ -1,0 +1,115 @@
+// tilesim/cli/synth.test.cpp: `tilesim synth` and `tilesim prove`, tested by running the built binary ($TILESIM).
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "cli/tilesim_process.test.hpp"
+
+using namespace tilesim::testing;
+
+namespace {
+bool has(const result& r, const std::string& s) { return r.out.find(s) != std::string::npos; }
+}  // namespace
+
+TEST_CASE("synth on sm90, 128x64 fp16 ldmatrix reads: Swizzle<3,3,3> = SW128, 256 wavefronts = ideal, three spellings") {
+  const result r = run_tilesim({"synth", "--arch", "sm90", "--rows", "128", "--cols", "64"});
+  CHECK(r.code == 0);
+  CHECK(has(r, "best: Swizzle<3,3,3> (cute): 256 wavefronts"));
+  CHECK(has(r, "ideal 256: reaches the ideal; row-major 1152 wavefronts"));
+  CHECK(has(r, "auto lds = make_cute_swizzle_descriptor(3, 3, 3, 128, 64);"));
+  CHECK(has(r, "make_xor_transform(make_tuple(number<8>{}, number<8>{}))"));
+  CHECK(has(r, "Swizzle<3,4,3> on byte addresses (the SW128 atom)"));
+  CHECK(has(r, "conflict-free XOR-linear layout: exists"));
+}
+
+TEST_CASE("synth --family ck on gfx942 gives CK's 2025 order, and --json carries the same") {
+  const result r = run_tilesim({"synth", "--arch", "gfx942", "--family", "ck", "--json"});
+  CHECK(r.code == 0);
+  CHECK(has(r, "\"name\": \"ck-xor 2025 KPack 8 L 2\""));
+  CHECK(has(r, "\"wavefronts\": 128"));
+  CHECK(has(r, "\"reaches_ideal\": true"));
+}
+
+TEST_CASE("synth --svg writes the before/after heat maps") {
+  const std::string path = temp_path("synth-svg");
+  const result r = run_tilesim({"synth", "--arch", "gfx942", "--svg", path});
+  CHECK(r.code == 0);
+  const std::string svg = slurp(path);
+  CHECK(svg.rfind("<svg", 0) == 0);
+  CHECK(svg.find("row-major, mfma") != std::string::npos);
+  CHECK(svg.find("Swizzle<2,3,3>, mfma") != std::string::npos);
+}
+
+TEST_CASE("synth reads a side from a pattern file of the row-major tile, and reports a malformed line (exit 2)") {
+  const std::string path = temp_path("synth-pattern");
+  {
+    std::ofstream f(path);
+    f << "col 4 load";
+    for (int l = 0; l < 32; ++l) f << ' ' << l * 128;  // 32 x 32 fp32: lane l at (l, 0)
+    f << '\n';
+  }
+  const result r = run_tilesim({"synth", "--arch", "sm90", "--rows", "32", "--cols", "32", "--elem-bytes", "4",
+                                "--vector", "1", "--write", "warp-raked", "--read-file", path});
+  CHECK(r.code == 0);
+  CHECK(has(r, "reaches the ideal"));
+  {
+    std::ofstream f(path);
+    f << "bad 4 load 1 2 3\n";
+  }
+  const result bad = run_tilesim({"synth", "--arch", "sm90", "--read-file", path});
+  CHECK(bad.code == 2);
+  CHECK(bad.err.find("tilesim: error: --read-file") == 0);
+}
+
+TEST_CASE("synth refuses bad input with one line and exit 2") {
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"synth", "--arch", "sm90", "--read", "mfma"},
+        {"synth", "--family", "spiral"},
+        {"synth", "--rows", "100"},
+        {"synth", "--write-encoding", "garbage"},
+        {"synth", "--bogus", "1"}}) {
+    const result r = run_tilesim(args);
+    CAPTURE(args[1]);
+    CHECK(r.code == 2);
+    CHECK(r.err.rfind("tilesim: error: ", 0) == 0);
+    CHECK(lines(r.err).size() == 1);
+  }
+}
+
+TEST_CASE("prove: ck-lds is a bijection on its whole grid; sharded runs merge to the same counts") {
+  const result whole = run_tilesim({"prove", "ck-lds"});
+  CHECK(whole.code == 0);
+  CHECK(has(whole, "holds on 7192 points (308 skipped"));
+  std::vector<std::string> merge = {"prove", "--merge"};
+  for (int i = 1; i <= 3; ++i) {
+    const result s = run_tilesim({"prove", "ck-lds", "--shard", std::to_string(i) + "/3", "--json"});
+    CHECK(s.code == 0);
+    const std::string path = temp_path(("shard" + std::to_string(i)).c_str());
+    std::ofstream(path) << s.out;
+    merge.push_back(path);
+  }
+  const result m = run_tilesim(merge);
+  CHECK(m.code == 0);
+  CHECK(has(m, "holds on 7192 points (308 skipped"));
+  merge.push_back(merge.back());
+  const result twice = run_tilesim(merge);
+  CHECK(twice.code == 2);
+  CHECK(twice.err.find("given twice") != std::string::npos);
+}
+
+TEST_CASE("prove: a failing claim prints the shrunk counterexample with a command that reproduces it (exit 1)") {
+  const result r = run_tilesim({"prove", "ck-lds", "--claim", "conflict-free"});
+  CHECK(r.code == 1);
+  CHECK(has(r, "first counterexample"));
+  const std::string key = "reproduce: tilesim prove ck-lds --claim conflict-free --only '";
+  const std::size_t at = r.out.find(key);
+  REQUIRE(at != std::string::npos);
+  const std::size_t end = r.out.find('\'', at + key.size());
+  const std::string point = r.out.substr(at + key.size(), end - at - key.size());
+  const result again = run_tilesim({"prove", "ck-lds", "--claim", "conflict-free", "--only", point});
+  CHECK(again.code == 1);
+  CHECK(has(again, "FAILS on 1 of 1 points"));
+}
