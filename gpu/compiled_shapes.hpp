@@ -22,6 +22,7 @@
 #include "examples/conv/conv_shapes.hpp"
 #include "examples/morton/morton_program.hpp"
 #include "sim/programs/gemm_tile.hpp"
+#include "sim/programs/mma_gemm.hpp"
 #include "sim/programs/transpose.hpp"
 
 namespace tilesim::gpu::compiled {
@@ -162,6 +163,23 @@ inline constexpr gemm_shape gemm_shapes[] = {
     gemm_example(gemm_lds_layout::ck_xor),
 };
 
+// examples/gemm's matrix-core cases (sim/programs/mma_gemm.hpp): 256 x 256 x 256 fp16 in 128 x 128 x 32 block tiles,
+// 256 threads, each LDS layout.
+constexpr programs::mma_gemm_shape mma_gemm_example(gemm_lds_layout layout, ck_lds_order order = ck_lds_order::l_k0_2025) {
+  programs::mma_gemm_params p;
+  p.m = p.n = p.k = 256;
+  p.layout = layout;
+  p.ck_order = order;
+  return {p, 256, sm90_wave};
+}
+
+inline constexpr programs::mma_gemm_shape mma_gemm_shapes[] = {
+    mma_gemm_example(gemm_lds_layout::row_major),
+    mma_gemm_example(gemm_lds_layout::padded),
+    mma_gemm_example(gemm_lds_layout::ck_xor, ck_lds_order::k0_l_2024),
+    mma_gemm_example(gemm_lds_layout::ck_xor),
+};
+
 // The scalar transpose (sim/programs/transpose.hpp): n x n fp32, n = 64, 256, 1024, 256 threads.
 inline constexpr programs::transpose_shape transpose_shapes[] = {
     {{.n = 64}, 256, sm90_wave},
@@ -220,6 +238,7 @@ constexpr int duplicate_shapes(const Shape (&table)[N]) {
 static_assert(duplicate_shapes(copy_fp16_shapes) == 0 && duplicate_shapes(copy_fp32_shapes) == 0 &&
               duplicate_shapes(lds_sweep_shapes) == 0 && duplicate_shapes(gemm_shapes) == 0 &&
               duplicate_shapes(morton_shapes) == 0 && duplicate_shapes(conv_shapes) == 0 &&
-              duplicate_shapes(transpose_shapes) == 0, "compiled shapes: an entry appears twice");
+              duplicate_shapes(transpose_shapes) == 0 && duplicate_shapes(mma_gemm_shapes) == 0,
+              "compiled shapes: an entry appears twice");
 
 }  // namespace tilesim::gpu::compiled

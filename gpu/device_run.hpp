@@ -30,6 +30,7 @@
 #include "gpu/device_error.hpp"
 #include "sim/programs/copy.hpp"
 #include "sim/programs/gemm_tile.hpp"
+#include "sim/programs/mma_gemm.hpp"
 #include "sim/programs/lds_sweep.hpp"
 #include "sim/programs/transpose.hpp"
 
@@ -73,6 +74,9 @@ device_result run_lds_sweep_on_device(const programs::lds_sweep_params& p, const
                                       std::vector<byte_buffer> buffers);
 // gemm_tile (fp32).
 device_result run_gemm_on_device(const programs::gemm_params& p, const device_launch& l, std::vector<byte_buffer> buffers);
+// mma_gemm (fp16 in, fp32 out; sm90).
+device_result run_mma_gemm_on_device(const programs::mma_gemm_params& p, const device_launch& l,
+                                     std::vector<byte_buffer> buffers);
 // examples::morton_read<float> (examples/morton).
 device_result run_morton_on_device(const examples::morton_params& p, const device_launch& l,
                                    std::vector<byte_buffer> buffers);

@@ -3,7 +3,7 @@
 // Every program is compiled per launch shape: copy_fp16_kernel<I> runs copy_tile on
 // constant<compiled::copy_fp16_shapes[I]> (gpu/compiled_shapes.hpp), so its encodings, descriptors and windows
 // fold to constants (0 bytes of stack; spec/window/static_tile_window.hpp); likewise the LDS sweep, the GEMM,
-// the scalar transpose, the Morton reads and the convolutions. run_*_on_device finds a point's shape in its
+// the matrix-core GEMM, the scalar transpose, the Morton reads and the convolutions. run_*_on_device finds a point's shape in its
 // table and launches that instance; a shape with no entry is a device_error naming it. Every kernel is
 // compiled by NVVM at -O3 and capped at 128 registers (TILESIM_COMPILED_KERNEL). A launch is timed (two
 // barriers and a clock64() store per block around the program) when it passes a cycles buffer, untimed
@@ -33,6 +33,11 @@ TILESIM_COMPILED_KERNEL(compiled::copy_fp32_shapes[I].threads) void copy_fp32_ke
 template <int I>
 TILESIM_COMPILED_KERNEL(compiled::gemm_shapes[I].threads) void gemm_f32_kernel(kernel_args a) {
   run_program(a, [&](device_context& ctx) { programs::gemm_tile(ctx, constant<compiled::gemm_shapes[I]>{}); });
+}
+
+template <int I>
+TILESIM_COMPILED_KERNEL(compiled::mma_gemm_shapes[I].threads) void mma_gemm_f16_kernel(kernel_args a) {
+  run_program(a, [&](device_context& ctx) { programs::mma_gemm(ctx, constant<compiled::mma_gemm_shapes[I]>{}); });
 }
 
 template <int I>
@@ -123,6 +128,15 @@ device_result run_gemm_on_device(const programs::gemm_params& p, const device_la
   if (!compiled::with_compiled_shape<compiled::gemm_shapes>(
           shape, [&]<int I>() { r = detail::launch_kernel(gemm_f32_kernel<I>, l, std::move(b)); }))
     no_compiled_kernel("GEMM", l);
+  return r;
+}
+
+device_result run_mma_gemm_on_device(const programs::mma_gemm_params& p, const device_launch& l, std::vector<byte_buffer> b) {
+  device_result r;
+  const programs::mma_gemm_shape shape{p, l.block, compiled::sm90_wave};
+  if (!compiled::with_compiled_shape<compiled::mma_gemm_shapes>(
+          shape, [&]<int I>() { r = detail::launch_kernel(mma_gemm_f16_kernel<I>, l, std::move(b)); }))
+    no_compiled_kernel("matrix-core GEMM", l);
   return r;
 }
 

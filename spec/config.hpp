@@ -32,6 +32,15 @@
 #define TILESIM_DEVICE_PASS 0
 #endif
 
+// Keeps the next loop a loop in a device pass (`#pragma unroll 1`), nothing on the host: a K loop whose first
+// step NVVM peels keeps that step's addresses live beside the accumulators (mma_gemm: 24 bytes of spills at
+// 128 registers; 126 without the peel). TILESIM_KEEP_LOOP for (index_t k0 = 0; k0 < k; k0 += K) { ... }
+#if TILESIM_DEVICE_PASS
+#define TILESIM_KEEP_LOOP _Pragma("unroll 1")
+#else
+#define TILESIM_KEEP_LOOP
+#endif
+
 // Stops the GPU thread on a violated invariant (device passes only): PTX `trap` under nvcc, the LLVM trap
 // under hipcc. The host sees the launch fail ("unspecified launch failure" / "illegal instruction").
 // A build may define its own (gpu/recordings/o3-probe restores the old asm trap to show what it broke).

@@ -30,6 +30,8 @@ bool has_compiled_kernel(const crosscheck_point& p) {
     case program_kind::transpose_f32:
       return compiled::find_shape(compiled::transpose_shapes,
                                   programs::transpose_shape{p.transpose, p.block, p.wave_size}) >= 0;
+    case program_kind::mma_gemm_f16:
+      return compiled::find_shape(compiled::mma_gemm_shapes, programs::mma_gemm_shape{p.mma_gemm, p.block, p.wave_size}) >= 0;
   }
   return false;
 }

@@ -12,6 +12,7 @@
 
 #include "examples/conv/conv_variants.hpp"
 #include "examples/gemm/gemm_variants.hpp"
+#include "examples/gemm/mma_gemm_variants.hpp"
 #include "examples/morton/morton_variants.hpp"
 #include "gpu/compiled_shapes.hpp"
 #include "sim/arch/arch.hpp"
@@ -87,6 +88,23 @@ point_inputs make_inputs(const crosscheck_point& p, std::uint64_t seed) {
     for (float& x : a) x = unit_float(g);
     for (float& x : b) x = unit_float(g);
     in.buffers = {bytes_of(a), bytes_of(b),
+                  bytes_of(std::vector<float>(static_cast<std::size_t>(q.m * q.n), std::numeric_limits<float>::quiet_NaN()))};
+    in.output_slot = q.c;
+    in.output_rows = q.m;
+    in.output_cols = q.n;
+    return in;
+  }
+  if (p.program == program_kind::mma_gemm_f16) {  // fp16 multiples of 1/16 in [-1, 1]: C exact in fp32, any order
+    const programs::mma_gemm_params& q = p.mma_gemm;
+    auto sixteenths = [&](index_t count) {
+      std::vector<std::uint16_t> h(static_cast<std::size_t>(count));
+      for (std::uint16_t& x : h) {
+        const int v = static_cast<int>(g() % 33) - 16;
+        x = v == 0 ? 0 : static_cast<std::uint16_t>(integer_to_half(v) - (4 << 10));  // v / 16: exponent - 4
+      }
+      return h;
+    };
+    in.buffers = {bytes_of(sixteenths(q.m * q.k)), bytes_of(sixteenths(q.n * q.k)),
                   bytes_of(std::vector<float>(static_cast<std::size_t>(q.m * q.n), std::numeric_limits<float>::quiet_NaN()))};
     in.output_slot = q.c;
     in.output_rows = q.m;
@@ -235,6 +253,16 @@ simulated simulate(const crosscheck_point& p, const point_inputs& in) {
       programs::gemm_tile(ctx, constant<S>{});
     });
     s.buffers = {bytes_of(s.run.memory.get<float>(0)), bytes_of(s.run.memory.get<float>(1)),
+                 bytes_of(s.run.memory.get<float>(2))};
+  } else if (p.program == program_kind::mma_gemm_f16) {
+    mem.add<std::uint16_t>("a", typed<std::uint16_t>(in.buffers[0]));
+    mem.add<std::uint16_t>("b", typed<std::uint16_t>(in.buffers[1]));
+    mem.add<float>("c", typed<float>(in.buffers[2]));
+    const programs::mma_gemm_shape shape{p.mma_gemm, p.block, p.wave_size};
+    s.run = compiled_run<compiled::mma_gemm_shapes>(shape, l, std::move(mem), [&]<auto S>(sim::thread_context& ctx) {
+      programs::mma_gemm(ctx, constant<S>{});
+    });
+    s.buffers = {bytes_of(s.run.memory.get<std::uint16_t>(0)), bytes_of(s.run.memory.get<std::uint16_t>(1)),
                  bytes_of(s.run.memory.get<float>(2))};
   } else if (p.program == program_kind::morton_f32) {
     mem.add<float>("in", typed<float>(in.buffers[0]));
@@ -389,7 +417,7 @@ output_check check_output(const crosscheck_point& p, const point_inputs& in, con
     c.method = "bit-exact against input * iterations (mod 2^32)";
     return c;
   }
-  if (p.program != program_kind::gemm_fp32) {
+  if (p.program != program_kind::gemm_fp32 && p.program != program_kind::mma_gemm_f16) {
     c.method = "bit-exact";
     const byte_buffer& expected = in.buffers.at(static_cast<std::size_t>(p.copy.input));
     const std::size_t es = p.program == program_kind::copy_fp16 ? 2 : 4;
@@ -406,11 +434,20 @@ output_check check_output(const crosscheck_point& p, const point_inputs& in, con
     }
     return c;
   }
-  const programs::gemm_params& q = p.gemm;
+  programs::gemm_params q = p.gemm;
+  std::vector<float> a, b;
+  if (p.program == program_kind::mma_gemm_f16) {  // the fp16 operands as floats (exact); the same bound
+    const programs::mma_gemm_params& h = p.mma_gemm;
+    q.m = h.m, q.n = h.n, q.k = h.k, q.m_per_block = h.m_per_block, q.n_per_block = h.n_per_block;
+    a = examples::halves_to_floats(typed<std::uint16_t>(in.buffers[0]));
+    b = examples::halves_to_floats(typed<std::uint16_t>(in.buffers[1]));
+  } else {
+    a = typed<float>(in.buffers[0]);
+    b = typed<float>(in.buffers[1]);
+  }
   c.method = "|c - fp64| <= k * 2^-23 * sum_k |a_ik * b_jk| (Eigen, double)";
   const std::vector<float> got = typed<float>(out);
-  const examples::gemm_fp64_reference want =
-      examples::gemm_reference_fp64(q, typed<float>(in.buffers[0]), typed<float>(in.buffers[1]));
+  const examples::gemm_fp64_reference want = examples::gemm_reference_fp64(q, a, b);
   c.compared = q.m * q.n;
   for (index_t e = 0; e < q.m * q.n; ++e) {
     const std::size_t i = static_cast<std::size_t>(e);

@@ -2,8 +2,8 @@
 //
 // DEFINITION. A crosscheck_point is a built-in program (copy of fp16 or fp32, fp32 GEMM, the LDS-bound
 // 32-bit sweep) or a reference program of examples/ (every sm90 case of every example: LDS index swapping and
-// CuTe swizzle run the fp16 copy, the 32x32x8 GEMM runs gemm_tile, Morton reads and convolutions their own
-// programs) with its parameters and launch. For a point and a seed:
+// CuTe swizzle run the fp16 copy, the 32x32x8 GEMM runs gemm_tile, the matrix-core GEMM mma_gemm (ldmatrix +
+// mma.sync), Morton reads and convolutions their own programs) with its parameters and launch. For a point and a seed:
 //   make_inputs    fresh random inputs (replayable from the seed) and outputs poisoned (fp16 0xFFFF, fp32
 //                  -1.0 for copies, NaN for GEMM's C; random copy data never holds the poison)
 //   simulate       runs the program on the simulator for sm90 (wave 32) and totals what Nsight Compute
@@ -39,19 +39,21 @@
 #include "examples/morton/morton_program.hpp"
 #include "sim/programs/copy.hpp"
 #include "sim/programs/gemm_tile.hpp"
+#include "sim/programs/mma_gemm.hpp"
 #include "sim/programs/lds_sweep.hpp"
 #include "sim/programs/transpose.hpp"
 #include "sim/report/program_report.hpp"
 
 namespace tilesim::gpu {
 
-enum class program_kind { copy_fp16, copy_fp32, gemm_fp32, lds_sweep_u32, morton_f32, conv_f32, transpose_f32 };
+enum class program_kind { copy_fp16, copy_fp32, gemm_fp32, lds_sweep_u32, morton_f32, conv_f32, transpose_f32, mma_gemm_f16 };
 
 struct crosscheck_point {
   std::string name;  // "copy fp16 64x32 v8 ck_xor"
   program_kind program = program_kind::copy_fp16;
   programs::copy_params copy{};
   programs::gemm_params gemm{};
+  programs::mma_gemm_params mma_gemm{};  // the matrix-core GEMM (fp16 in, fp32 C; ldmatrix + mma.sync)
   programs::lds_sweep_params sweep{};
   examples::morton_params morton{};
   examples::conv_params conv{};

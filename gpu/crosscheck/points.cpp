@@ -5,11 +5,13 @@
 #include "examples/conv/conv_variants.hpp"
 #include "examples/cute_swizzle/cute_swizzle_variants.hpp"
 #include "examples/gemm/gemm_variants.hpp"
+#include "examples/gemm/mma_gemm_variants.hpp"
 #include "examples/lds_index_swap/lds_index_swap_variants.hpp"
 #include "examples/morton/morton_variants.hpp"
 #include "gpu/crosscheck/crosscheck.hpp"
 #include "sim/arch/arch.hpp"
 #include "sim/programs/gemm_tile_run.hpp"
+#include "sim/programs/mma_gemm_run.hpp"
 
 namespace tilesim::gpu {
 
@@ -41,6 +43,7 @@ const char* name_of(program_kind k) {
     case program_kind::morton_f32: return "morton_f32";
     case program_kind::conv_f32: return "conv_f32";
     case program_kind::transpose_f32: return "transpose_f32";
+    case program_kind::mma_gemm_f16: return "mma_gemm_f16";
   }
   return "?";
 }
@@ -124,6 +127,9 @@ std::vector<crosscheck_point> example_points() {
   for (const examples::gemm_case& c : examples::gemm_cases())
     if (c.arch == "sm90")
       add(program_kind::gemm_fp32, "gemm", c.name, programs::gemm_workgroups(c.params), c.block)->gemm = c.params;
+  for (const examples::mma_gemm_case& c : examples::mma_gemm_cases())
+    if (c.arch == "sm90")
+      add(program_kind::mma_gemm_f16, "gemm", c.name, programs::mma_gemm_workgroups(c.params), c.block)->mma_gemm = c.params;
   for (const examples::conv_case& c : examples::conv_cases())
     if (c.arch == "sm90") add(program_kind::conv_f32, "conv", c.name, c.grid, c.block)->conv = c.params;
   return v;
@@ -184,6 +190,14 @@ json_value to_json(const crosscheck_point& p) {
       params.set(key, static_cast<long long>(value));
   } else if (p.program == program_kind::transpose_f32) {
     params.set("n", static_cast<long long>(p.transpose.n));
+  } else if (p.program == program_kind::mma_gemm_f16) {
+    const programs::mma_gemm_params& g = p.mma_gemm;
+    for (const auto& [key, value] : {std::pair<const char*, index_t>{"m", g.m}, {"n", g.n}, {"k", g.k},
+                                     {"m_per_block", g.m_per_block}, {"n_per_block", g.n_per_block},
+                                     {"k_per_block", g.k_per_block}, {"m_warps", g.m_warps}})
+      params.set(key, static_cast<long long>(value));
+    params.set("layout", name_of(g.layout));
+    params.set("ck_order", name_of(g.ck_order));
   } else if (p.program == program_kind::gemm_fp32) {
     const programs::gemm_params& g = p.gemm;
     params.set("m", static_cast<long long>(g.m));
@@ -230,7 +244,7 @@ crosscheck_point point_from_json(const json_value& v) {
   p.program = enum_named(v["program"].string(),
                          {program_kind::copy_fp16, program_kind::copy_fp32, program_kind::gemm_fp32,
                           program_kind::lds_sweep_u32, program_kind::morton_f32, program_kind::conv_f32,
-                          program_kind::transpose_f32},
+                          program_kind::transpose_f32, program_kind::mma_gemm_f16},
                          "program");
   if (const json_value* example = v.get("example")) {  // a reference program's case: its parameters live in examples/
     for (const crosscheck_point& known : catalogue())
@@ -242,6 +256,14 @@ crosscheck_point point_from_json(const json_value& v) {
   auto n = [&](const char* key) { return static_cast<index_t>(q[key].number()); };
   if (p.program == program_kind::transpose_f32) {
     p.transpose.n = n("n");
+  } else if (p.program == program_kind::mma_gemm_f16) {
+    programs::mma_gemm_params& g = p.mma_gemm;
+    g.m = n("m"), g.n = n("n"), g.k = n("k");
+    g.m_per_block = n("m_per_block"), g.n_per_block = n("n_per_block"), g.k_per_block = n("k_per_block");
+    g.m_warps = n("m_warps");
+    g.layout = enum_named(q["layout"].string(),
+                          {gemm_lds_layout::row_major, gemm_lds_layout::padded, gemm_lds_layout::ck_xor}, "layout");
+    g.ck_order = enum_named(q["ck_order"].string(), {ck_lds_order::l_k0_2025, ck_lds_order::k0_l_2024}, "ck order");
   } else if (p.program == program_kind::gemm_fp32) {
     programs::gemm_params& g = p.gemm;
     g.m = n("m"), g.n = n("n"), g.k = n("k");

@@ -70,6 +70,7 @@ device_result run_on_device(const crosscheck_point& p, const point_inputs& in, s
     case program_kind::copy_fp16: return run_copy_on_device(p.copy, l, in.buffers);
     case program_kind::copy_fp32: return run_copy_f32_on_device(p.copy, l, in.buffers);
     case program_kind::gemm_fp32: return run_gemm_on_device(p.gemm, l, in.buffers);
+    case program_kind::mma_gemm_f16: return run_mma_gemm_on_device(p.mma_gemm, l, in.buffers);
     case program_kind::lds_sweep_u32: return run_lds_sweep_on_device(p.sweep, l, in.buffers);
     case program_kind::morton_f32: return run_morton_on_device(p.morton, l, in.buffers);
     case program_kind::conv_f32: return run_conv_on_device(p.conv, l, in.buffers);
@@ -83,6 +84,7 @@ const char* kernel_of(program_kind k) {
     case program_kind::copy_fp16: return "copy_fp16_kernel";
     case program_kind::copy_fp32: return "copy_fp32_kernel";
     case program_kind::gemm_fp32: return "gemm_f32_kernel";
+    case program_kind::mma_gemm_f16: return "mma_gemm_f16_kernel";
     case program_kind::lds_sweep_u32: return "lds_sweep_u32_kernel";
     case program_kind::morton_f32: return "morton_f32_kernel";
     case program_kind::conv_f32: return "conv_f32_kernel";
@@ -98,7 +100,7 @@ std::size_t lds_bytes_of(const crosscheck_point& p) {
   auto add = [&](index_t elements, std::size_t element_bytes) {
     bytes = (bytes + 15) / 16 * 16 + static_cast<std::size_t>(elements) * element_bytes;
   };
-  if (p.program == program_kind::gemm_fp32 || p.program == program_kind::morton_f32 ||
+  if (p.program == program_kind::gemm_fp32 || p.program == program_kind::mma_gemm_f16 || p.program == program_kind::morton_f32 ||
       p.program == program_kind::conv_f32 || p.program == program_kind::transpose_f32) {
     point_inputs in = make_inputs(p, 0);  // cheap next to a run; keeps one source of truth: the simulator
     return simulate(p, in).lds_bytes;

@@ -9,7 +9,7 @@
 //     at most 128 registers
 //   tilesim cycles / hand-written cycles: copies (fp16, fp32, the LDS examples) and GEMMs each <= 1.10 and
 //     their median <= 1.05; Morton reads and convolutions <= 1.25; the scalar transpose <= 1.10; the LDS
-//     sweep <= 1.10
+//     sweep <= 1.10; the matrix-core GEMM (ldmatrix + mma.sync) <= 1.15
 //   cuobjdump: every function of the binary has STACK:0, LOCAL:0 and REG <= 128
 //   compute-sanitizer memcheck, initcheck, racecheck and synccheck each found 0 errors while launching every
 //     catalogue kernel (tilesim-gpu counters-pass logs one line per launch, with its output check)
@@ -57,6 +57,7 @@ double median(std::vector<double> v) {
 
 // The ratio limit of a program, and whether it belongs to the median <= 1.05 group (copies and GEMMs).
 double ratio_limit(const std::string& program) {
+  if (program == "mma_gemm_f16") return 1.15;  // issue 13: the matrix-core GEMM within 1.15x of a hand-written mma.sync GEMM
   return program == "morton_f32" || program == "conv_f32" ? 1.25 : 1.10;
 }
 bool in_median_group(const std::string& program) {

@@ -40,6 +40,8 @@
 #include "gpu/reference/reference_match.hpp"
 #include "gpu/reference/reference_run.hpp"
 #include "sim/engine/engine.hpp"
+#include "sim/engine/ldmatrix.hpp"
+#include "sim/engine/mma.hpp"
 #include "sim/programs/copy.hpp"
 #include "sim/programs/gemm_tile.hpp"
 #if __has_include("sim/programs/transpose.hpp")
@@ -333,6 +335,113 @@ std::vector<block_trace> emulate_gemm(const int* slots, int grid, std::vector<by
   return out;
 }
 
+// The matrix-core GEMM: per warp, each lane's ldmatrix row is one 16-byte LDS load; the registers then follow
+// PTX's rule (ldmatrix_source), and mma.sync adds A * B over k = 0..15 in fp32, k ascending (as the simulator;
+// the catalogue's inputs make every order exact).
+template <mma_gemm_config C>
+std::vector<block_trace> emulate_mma_gemm(const int* slots, int grid, std::vector<byte_buffer>& g) {
+  constexpr int mi_n = C.m_iter(), ni_n = C.n_iter(), ki_n = C.k_iter(), kb = C.k_per_block, ws = 32;
+  constexpr int a_copies = C.a_copies(), b_copies = C.b_copies();
+  constexpr lds_layout a_layout = C.a_lds(), b_layout = C.b_lds();
+  static_assert(C.warp_size == ws);
+  struct accumulators {
+    float v[mi_n][ni_n][4] = {};
+  };
+  // The 16-bit element `e` of the 16-byte row `row` loaded by lane `l` of a warp.
+  using rows = std::array<std::array<std::uint16_t, 8>, ws>;
+  auto reg = [](const rows& r, int lane, int matrix) {  // lane's register of ldmatrix matrix `matrix`
+    std::uint32_t v = 0;
+    for (int half = 0; half < 2; ++half) {
+      const ldmatrix_element e = ldmatrix_source(lane, matrix, half, false);
+      v |= std::uint32_t{r[static_cast<std::size_t>(e.row_lane)][static_cast<std::size_t>(e.element)]} << (16 * half);
+    }
+    return v;
+  };
+  auto half_of = [](std::uint32_t r, int half) { return half_to_float(static_cast<std::uint16_t>(r >> (16 * half))); };
+  std::vector<block_trace> out;
+  for (int block = 0; block < grid; ++block) {
+    emulated_block e(g, C.threads, C.lds_bytes());
+    std::vector<accumulators> acc(static_cast<std::size_t>(C.threads));
+    const int block_m = block / C.blocks_n() * C.m_per_block, block_n = block % C.blocks_n() * C.n_per_block;
+    for (int k0 = 0; k0 < C.k; k0 += kb) {
+      for (int t = 0; t < C.threads; ++t) {
+        const int warp = t / ws, lane = t % ws;
+        chunk a_staged[a_copies], b_staged[b_copies];
+        for (int i = 0; i < a_copies; ++i) {
+          const row_col x = warp_raked(C.threads, ws, C.m_per_block, kb, mma_vector, warp, lane, i);
+          e.global_load(t, "A global load", slots[0], ((block_m + x.row) * C.k + k0 + x.col) * 2, 16, a_staged[i].data());
+        }
+        for (int i = 0; i < b_copies; ++i) {
+          const row_col x = warp_raked(C.threads, ws, C.n_per_block, kb, mma_vector, warp, lane, i);
+          e.global_load(t, "B global load", slots[1], ((block_n + x.row) * C.k + k0 + x.col) * 2, 16, b_staged[i].data());
+        }
+        for (int i = 0; i < a_copies; ++i) {
+          const row_col x = warp_raked(C.threads, ws, C.m_per_block, kb, mma_vector, warp, lane, i);
+          e.lds_store(t, "A lds store", lds_offset(a_layout, x.row, x.col) * 2, 16, a_staged[i].data());
+        }
+        for (int i = 0; i < b_copies; ++i) {
+          const row_col x = warp_raked(C.threads, ws, C.n_per_block, kb, mma_vector, warp, lane, i);
+          e.lds_store(t, "B lds store", C.b_lds_byte() + lds_offset(b_layout, x.row, x.col) * 2, 16, b_staged[i].data());
+        }
+      }
+      e.barrier();
+      for (int warp = 0; warp < C.warps(); ++warp)
+        for (int ki = 0; ki < ki_n; ++ki) {
+          std::array<rows, mi_n> a{};
+          std::array<rows, ni_n / 2> b{};
+          for (int lane = 0; lane < ws; ++lane) {
+            const int t = warp * ws + lane;
+            for (int mi = 0; mi < mi_n; ++mi) {
+              const row_col x = C.a_ldmatrix(warp, lane, mi, ki);
+              e.lds_load(t, "A ldmatrix", lds_offset(a_layout, x.row, x.col) * 2, 16, a[mi][lane].data());
+            }
+            for (int nj = 0; nj < ni_n / 2; ++nj) {
+              const row_col x = C.b_ldmatrix(warp, lane, nj, ki);
+              e.lds_load(t, "B ldmatrix", C.b_lds_byte() + lds_offset(b_layout, x.row, x.col) * 2, 16, b[nj][lane].data());
+            }
+          }
+          for (int mi = 0; mi < mi_n; ++mi)
+            for (int ni = 0; ni < ni_n; ++ni) {
+              // D(r, c) = C(r, c) + sum_k A(r, k) B(k, c) from the lanes' registers (mma.hpp's position maps).
+              float a_m[16][16], b_m[16][8];
+              for (int lane = 0; lane < ws; ++lane) {
+                for (int r = 0; r < 4; ++r)
+                  for (int half = 0; half < 2; ++half) {
+                    const matrix_position p = mma_a_position(lane, r, half);
+                    a_m[p.row][p.col] = half_of(reg(a[mi], lane, r), half);
+                  }
+                for (int r = 0; r < 2; ++r)
+                  for (int half = 0; half < 2; ++half) {
+                    const matrix_position p = mma_b_position(lane, r, half);
+                    b_m[p.row][p.col] = half_of(reg(b[ni / 2], lane, 2 * (ni % 2) + r), half);
+                  }
+              }
+              for (int lane = 0; lane < ws; ++lane)
+                for (int r = 0; r < 4; ++r) {
+                  const matrix_position p = mma_c_position(lane, r);
+                  float sum = acc[static_cast<std::size_t>(warp * ws + lane)].v[mi][ni][r];
+                  for (int kk = 0; kk < 16; ++kk) sum += a_m[p.row][kk] * b_m[kk][p.col];
+                  acc[static_cast<std::size_t>(warp * ws + lane)].v[mi][ni][r] = sum;
+                }
+            }
+        }
+      if (k0 + kb < C.k) e.barrier();
+    }
+    for (int t = 0; t < C.threads; ++t) {
+      const int warp = t / ws, lane = t % ws;
+      for (int mi = 0; mi < mi_n; ++mi)
+        for (int ni = 0; ni < ni_n; ++ni)
+          for (int h = 0; h < 2; ++h) {
+            const row_col x = C.c_pair(warp, lane, mi, ni, h);
+            e.global_store(t, "C global store", slots[2], ((block_m + x.row) * C.n + block_n + x.col) * 4, 8,
+                           &acc[static_cast<std::size_t>(t)].v[mi][ni][2 * h]);
+          }
+    }
+    out.push_back(std::move(e.threads));
+  }
+  return out;
+}
+
 template <morton_config C>
 std::vector<block_trace> emulate_morton(const int* slots, int grid, std::vector<byte_buffer>& g) {
   std::vector<block_trace> out;
@@ -476,6 +585,13 @@ emulation emulate(const crosscheck_point& p, const point_inputs& in) {
       with_entry<gemm_instances>(index, [&]<gemm_config C>() {
         REQUIRE(p.grid == C.grid());
         r.blocks = emulate_gemm<C>(c.slots, p.grid, r.buffers);
+        r.lds_bytes = C.lds_bytes();
+      });
+      break;
+    case reference_program::mma_gemm:
+      with_entry<mma_gemm_instances>(index, [&]<mma_gemm_config C>() {
+        REQUIRE(p.grid == C.grid());
+        r.blocks = emulate_mma_gemm<C>(c.slots, p.grid, r.buffers);
         r.lds_bytes = C.lds_bytes();
       });
       break;
@@ -637,7 +753,8 @@ TEST_CASE("every catalogue point has a compiled reference kernel, and every comp
   const std::pair<reference_program, std::size_t> lists[] = {
       {reference_program::copy, std::size(copy_instances)},   {reference_program::sweep, std::size(sweep_instances)},
       {reference_program::gemm, std::size(gemm_instances)},   {reference_program::morton, std::size(morton_instances)},
-      {reference_program::conv, std::size(conv_instances)},   {reference_program::transpose, std::size(transpose_instances)}};
+      {reference_program::conv, std::size(conv_instances)},   {reference_program::transpose, std::size(transpose_instances)},
+      {reference_program::mma_gemm, std::size(mma_gemm_instances)}};
   for (const auto& list : lists)
     for (std::size_t i = 0; i < list.second; ++i) {
       const int program = static_cast<int>(list.first), entry = static_cast<int>(i);
@@ -660,6 +777,7 @@ TEST_CASE("no configuration is listed twice (one kernel per distinct algorithm i
   CHECK(unique(morton_instances));
   CHECK(unique(conv_instances));
   CHECK(unique(transpose_instances));
+  CHECK(unique(mma_gemm_instances));
 }
 
 TEST_CASE("a point the references do not express is refused by name, not guessed") {
@@ -851,7 +969,8 @@ TEST_CASE("every catalogue point: the reference kernel's accesses == the simulat
     CHECK(check.compared > 0);
     // Bit for bit the simulator's output: exact for the copies, the sweep and Morton; for GEMM and convolution
     // too, as both sum the same products in the same order, wherever the host does not contract a*b + c.
-    const bool float_sums = r.choice.program == reference_program::gemm || r.choice.program == reference_program::conv;
+    const bool float_sums = r.choice.program == reference_program::gemm || r.choice.program == reference_program::conv ||
+                            r.choice.program == reference_program::mma_gemm;
 #if defined(__FMA__) || defined(__aarch64__)
     if (float_sums) continue;
 #endif

@@ -23,6 +23,7 @@
 #include <string>
 
 #include "gpu/reference/reference_index.hpp"
+#include "gpu/reference/reference_mma_index.hpp"
 
 namespace tilesim::gpu::reference {
 
@@ -125,11 +126,26 @@ inline constexpr conv_config conv_instances[] = {
     conv_nhwc(conv_kind::naive), conv_nhwc(conv_kind::sliding), conv_nhwc(conv_kind::im2col),
 };
 
+// The matrix-core GEMM (sm90): examples/gemm's 256 x 256 x 256 fp16 in 128 x 128 x 32 tiles, each LDS layout.
+constexpr mma_gemm_config mma_gemm_of(lds_kind layout, bool order_2024 = false) {
+  mma_gemm_config c;
+  c.layout = layout;
+  c.ck_2024 = order_2024;
+  return c;
+}
+
+inline constexpr mma_gemm_config mma_gemm_instances[] = {
+    mma_gemm_of(lds_kind::row_major),
+    mma_gemm_of(lds_kind::padded),
+    mma_gemm_of(lds_kind::ck_xor, true),
+    mma_gemm_of(lds_kind::ck_xor),
+};
+
 // The transpose's n values with a compiled kernel (the catalogue's transpose points).
 inline constexpr int transpose_instances[] = {64, 256, 1024};
 
 // Which hand-written kernel family a point runs on.
-enum class reference_program { copy, sweep, gemm, morton, conv, transpose };
+enum class reference_program { copy, sweep, gemm, morton, conv, transpose, mma_gemm };
 
 // A point resolved to one kernel's constants (reference_match.hpp makes it from a crosscheck_point).
 struct reference_choice {
@@ -139,6 +155,7 @@ struct reference_choice {
   copy_config copy{};               // copy (fp16 or fp32 bits: copy.element_bytes)
   sweep_config sweep{};             // sweep
   gemm_config gemm{};               // gemm
+  mma_gemm_config mma_gemm{};       // mma_gemm
   morton_config morton{};           // morton
   conv_config conv{};               // conv
   int transpose_n = 0;              // transpose: the matrix side
@@ -163,6 +180,7 @@ inline int find_instance(const reference_choice& c) {
     case reference_program::morton: return index_in(morton_instances, c.morton);
     case reference_program::conv: return index_in(conv_instances, c.conv);
     case reference_program::transpose: return index_in(transpose_instances, c.transpose_n);
+    case reference_program::mma_gemm: return index_in(mma_gemm_instances, c.mma_gemm);
   }
   return -1;
 }

@@ -30,6 +30,7 @@
 
 #include "gpu/kernel_launch.hpp"
 #include "gpu/reference/reference_kernels.cuh"
+#include "gpu/reference/reference_mma_gemm.cuh"
 #include "gpu/reference/reference_launch.hpp"
 
 namespace tilesim::gpu {
@@ -67,6 +68,14 @@ TILESIM_REFERENCE_KERNEL(gemm_instances[I].threads) void gemm_reference(kernel_a
   timed_block(a.block_cycles, [&] {
     gemm_body<gemm_instances[I]>(static_cast<const float*>(a.pointer[0]), static_cast<const float*>(a.pointer[1]),
                                  static_cast<float*>(a.pointer[2]));
+  });
+}
+
+template <int I>
+TILESIM_REFERENCE_KERNEL(mma_gemm_instances[I].threads) void mma_gemm_reference(kernel_args a) {
+  timed_block(a.block_cycles, [&] {
+    mma_gemm_body<mma_gemm_instances[I]>(static_cast<const unsigned short*>(a.pointer[0]),
+                                         static_cast<const unsigned short*>(a.pointer[1]), static_cast<float*>(a.pointer[2]));
   });
 }
 
@@ -109,6 +118,10 @@ device_result launch_gemm(const device_launch& l, std::vector<byte_buffer> b) {
   return detail::launch_kernel(gemm_reference<I>, l, std::move(b));
 }
 template <int I>
+device_result launch_mma_gemm(const device_launch& l, std::vector<byte_buffer> b) {
+  return detail::launch_kernel(mma_gemm_reference<I>, l, std::move(b));
+}
+template <int I>
 device_result launch_morton(const device_launch& l, std::vector<byte_buffer> b) {
   return detail::launch_kernel(morton_reference<I>, l, std::move(b));
 }
@@ -135,6 +148,10 @@ constexpr auto gemm_table(std::index_sequence<I...>) {
   return std::array<launcher, sizeof...(I)>{&launch_gemm<static_cast<int>(I)>...};
 }
 template <std::size_t... I>
+constexpr auto mma_gemm_table(std::index_sequence<I...>) {
+  return std::array<launcher, sizeof...(I)>{&launch_mma_gemm<static_cast<int>(I)>...};
+}
+template <std::size_t... I>
 constexpr auto morton_table(std::index_sequence<I...>) {
   return std::array<launcher, sizeof...(I)>{&launch_morton<static_cast<int>(I)>...};
 }
@@ -155,6 +172,7 @@ constexpr auto indices(const T (&)[N]) {
 const auto copy_launchers = copy_table(indices(copy_instances));
 const auto sweep_launchers = sweep_table(indices(sweep_instances));
 const auto gemm_launchers = gemm_table(indices(gemm_instances));
+const auto mma_gemm_launchers = mma_gemm_table(indices(mma_gemm_instances));
 const auto morton_launchers = morton_table(indices(morton_instances));
 const auto conv_launchers = conv_table(indices(conv_instances));
 const auto transpose_launchers = transpose_table(indices(transpose_instances));
@@ -238,6 +256,18 @@ device_result launch_reference(const reference::reference_choice& c, const std::
       need.slot(s[2], 4LL * q.m * q.n, "C");
       operands = 3;
       run = gemm_launchers[i];
+      break;
+    }
+    case reference_program::mma_gemm: {
+      const mma_gemm_config& q = c.mma_gemm;
+      need.block(q.threads);
+      need.grid(q.grid());
+      need.lds(q.lds_bytes());
+      need.slot(s[0], 2LL * q.m * q.k, "A");
+      need.slot(s[1], 2LL * q.n * q.k, "B");
+      need.slot(s[2], 4LL * q.m * q.n, "C");
+      operands = 3;
+      run = mma_gemm_launchers[i];
       break;
     }
     case reference_program::morton: {

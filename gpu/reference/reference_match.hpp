@@ -175,6 +175,26 @@ reference_choice reference_choice_of(const Point& p) {
       r.ok = true;
       return r;
     }
+    case program_kind::mma_gemm_f16: {
+      const programs::mma_gemm_params& q = p.mma_gemm;
+      r.program = reference_program::mma_gemm;
+      mma_gemm_config& g = r.mma_gemm;
+      g.threads = p.block;
+      g.warp_size = p.wave_size;
+      g.m = static_cast<int>(q.m), g.n = static_cast<int>(q.n), g.k = static_cast<int>(q.k);
+      g.m_per_block = static_cast<int>(q.m_per_block), g.n_per_block = static_cast<int>(q.n_per_block);
+      g.k_per_block = static_cast<int>(q.k_per_block);
+      g.m_warps = static_cast<int>(q.m_warps);
+      g.layout = q.layout == programs::gemm_lds_layout::row_major ? lds_kind::row_major
+                 : q.layout == programs::gemm_lds_layout::padded  ? lds_kind::padded
+                                                                  : lds_kind::ck_xor;
+      g.ck_2024 = q.layout == programs::gemm_lds_layout::ck_xor && q.ck_order == ck_lds_order::k0_l_2024;
+      r.slots[0] = q.a;
+      r.slots[1] = q.b;
+      r.slots[2] = q.c;
+      r.ok = true;
+      return r;
+    }
     case program_kind::transpose_f32: {
       r.program = reference_program::transpose;
       r.transpose_n = static_cast<int>(p.transpose.n);

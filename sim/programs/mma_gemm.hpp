@@ -19,7 +19,7 @@
 // as CK's block GEMM embeds its warp GEMM: C: outer H0 = <m_warps, m_iter>, H1 = <n_warps, n_iter>,
 // P0 (warp) = merge(H0[0], H1[0]), Y = (mi, ni) (a warp's tiles are contiguous; CK's block GEMMs put the
 // iterations outside the warps instead, which only renames C's owners); inner make_mma_m16n8k16_c_encoding().
-// The LDS reads: lane l of
+// The K loop stays a loop on the GPU (TILESIM_KEEP_LOOP: NVVM's peeled first step spilled). The LDS reads: lane l of
 // an ldmatrix.x4 addresses row 8 ((l / 8) % 2) + l % 8, column 8 (l / 16) of its A sub-tile (registers = A's
 // encoding order a0..a3), and row n 8 (l / 16) + l % 8, column k 8 ((l / 8) % 2) of its B pair (registers = b0, b1
 // of the first 8 columns, then of the next 8), its offset through the LDS descriptor (the same every K step: a
@@ -75,6 +75,7 @@ inline constexpr index_t mma_m = 16, mma_n = 8, mma_k = 16;  // mma.sync m16n8k1
 inline constexpr index_t mma_gemm_vector = 8;                // halves per global / LDS store (16 bytes)
 inline constexpr index_t mma_gemm_max_accumulators = 128;    // floats per lane
 inline constexpr index_t mma_gemm_max_staged = 64;           // halves per lane per operand and step
+inline constexpr index_t mma_gemm_max_k_slices = 8;          // KPerBlock / 16 <= 8
 
 struct mma_gemm_grid {
   index_t warps = 0, m_warps = 0, n_warps = 0;
@@ -103,6 +104,8 @@ TILESIM_HOST_DEVICE constexpr violation check_mma_gemm(const mma_gemm_params& p,
   if (p.n_per_block % (n_warps * 2 * mma_n) != 0)  // B is read 16 columns per ldmatrix.x4
     return broken_unless(false, split, where, {"N per block", p.n_per_block}, {"N warps * 16", n_warps * 2 * mma_n});
   if (p.k_per_block % mma_k != 0) return broken_unless(false, split, where, {"K per block", p.k_per_block}, {"mma K", mma_k});
+  if (p.k_per_block / mma_k > mma_gemm_max_k_slices)
+    return broken_unless(false, rule::extent_too_large, where, {"K per block", p.k_per_block});
   if (p.m % p.m_per_block != 0) return broken_unless(false, split, where, {"m", p.m}, {"M per block", p.m_per_block});
   if (p.n % p.n_per_block != 0) return broken_unless(false, split, where, {"n", p.n}, {"N per block", p.n_per_block});
   if (p.k % p.k_per_block != 0) return broken_unless(false, split, where, {"k", p.k}, {"K per block", p.k_per_block});
@@ -231,6 +234,25 @@ TILESIM_HOST_DEVICE void mma_gemm(Ctx& ctx, const Shape& shape) {
     auto b_staged = make_distributed_tensor<std::uint16_t, mma_gemm_max_staged>(b_copy);
     auto acc = make_distributed_tensor<float, mma_gemm_max_accumulators>(c_frag);
     acc.fill(0.0f);
+    const auto k_iter = derive(grid, [](const mma_gemm_grid& c) { return c.k_iter; });
+    const auto m_iter = derive(grid, [](const mma_gemm_grid& c) { return c.m_iter; });
+    const auto n_iter = derive(grid, [](const mma_gemm_grid& c) { return c.n_iter; });
+    const auto b_pairs = derive(grid, [](const mma_gemm_grid& c) { return c.n_iter / 2; });
+    // Each lane's ldmatrix row offsets, the same every K step: computed once, before the K loop (as 32-bit LDS
+    // offsets, what a hand-written kernel holds).
+    std::int32_t a_at[mma_gemm_max_k_slices][mma_gemm_max_accumulators / 4];
+    std::int32_t b_at[mma_gemm_max_k_slices][mma_gemm_max_accumulators / 8];
+    for_range(k_iter, [&](auto ki) {
+      for_range(m_iter, [&](auto mi) {
+        a_at[ki][mi] = static_cast<std::int32_t>(a_lds_desc.calculate_offset(
+            {warp_m + mma_m * mi + ldmatrix_a_row(lane), mma_k * ki + ldmatrix_a_col(lane)}));
+      });
+      for_range(b_pairs, [&](auto nj) {
+        b_at[ki][nj] = static_cast<std::int32_t>(b_lds_desc.calculate_offset(
+            {warp_n + 2 * mma_n * nj + ldmatrix_b_row(lane), mma_k * ki + ldmatrix_b_col(lane)}));
+      });
+    });
+    TILESIM_KEEP_LOOP
     for (index_t k0 = 0; k0 < p.k; k0 += K) {
       ctx.label("A global load");
       a_global.load(a_staged);
@@ -241,28 +263,24 @@ TILESIM_HOST_DEVICE void mma_gemm(Ctx& ctx, const Shape& shape) {
       ctx.label("B lds store");
       b_store.store(b_staged);
       ctx.barrier();
-      for_range(derive(grid, [](const mma_gemm_grid& c) { return c.k_iter; }), [&](auto ki) {
+      for_range(k_iter, [&](auto ki) {
         mma_m16n8k16_a a[mma_gemm_max_accumulators / 4];
         mma_m16n8k16_b b[mma_gemm_max_accumulators / 4];
         ctx.label("A ldmatrix");
-        for_range(derive(grid, [](const mma_gemm_grid& c) { return c.m_iter; }), [&](auto mi) {
-          const index_t at = a_lds_desc.calculate_offset({warp_m + mma_m * mi + ldmatrix_a_row(lane),
-                                                          mma_k * ki + ldmatrix_a_col(lane)});
-          const ldmatrix_fragment<4> f = ldmatrix<4>(ctx, a_lds_buffer, at);
+        for_range(m_iter, [&](auto mi) {
+          const ldmatrix_fragment<4> f = ldmatrix<4>(ctx, a_lds_buffer, a_at[ki][mi]);
           for (int r = 0; r < 4; ++r) a[mi].r[r] = f.r[r];
         });
         ctx.label("B ldmatrix");
-        for_range(derive(grid, [](const mma_gemm_grid& c) { return c.n_iter / 2; }), [&](auto nj) {
-          const index_t at = b_lds_desc.calculate_offset({warp_n + 2 * mma_n * nj + ldmatrix_b_row(lane),
-                                                          mma_k * ki + ldmatrix_b_col(lane)});
-          const ldmatrix_fragment<4> f = ldmatrix<4>(ctx, b_lds_buffer, at);
+        for_range(b_pairs, [&](auto nj) {
+          const ldmatrix_fragment<4> f = ldmatrix<4>(ctx, b_lds_buffer, b_at[ki][nj]);
           b[2 * nj].r[0] = f.r[0];
           b[2 * nj].r[1] = f.r[1];
           b[2 * nj + 1].r[0] = f.r[2];
           b[2 * nj + 1].r[1] = f.r[3];
         });
-        for_range(derive(grid, [](const mma_gemm_grid& c) { return c.m_iter; }), [&](auto mi) {
-          for_range(derive(grid, [](const mma_gemm_grid& c) { return c.n_iter; }), [&](auto ni) {
+        for_range(m_iter, [&](auto mi) {
+          for_range(n_iter, [&](auto ni) {
             const index_t d = acc.d_of({mi, ni, 0, 0});
             mma_m16n8k16_c c;
             for (int r = 0; r < 4; ++r) c.r[r] = acc[d + r];
