@@ -1,0 +1,44 @@
+// Laws of the synthesized example: every case copies exactly; each "synth" case is what synthesize() returns
+// for the case's own writer and reader, and the engine's LDS wavefronts equal the synthesizer's prediction.
+#include <doctest/doctest.h>
+
+#include "examples/synthesized/synthesized_variants.hpp"
+#include "sim/synth/synth.hpp"
+
+using namespace tilesim;
+using namespace tilesim::examples;
+
+TEST_CASE("synthesized example: every case copies exactly, costs what synth predicts, and synth picks the synth cases") {
+  for (const copy_case& c : synthesized_cases()) {
+    CAPTURE(c.name);
+    CAPTURE(c.arch);
+    const copy_lds_cost engine = price_copy_case(c);
+    CHECK(run_copy_case(c).passed);
+    synth::synth_request r;
+    r.arch = &sim::arch_named(c.arch);
+    r.tile = {c.params.rows, c.params.cols, 2};
+    const int wave = r.arch->wave_size;
+    r.writer = synth::named_side("warp-raked", r.tile, c.block, wave, 8, sim::access_kind::store);
+    r.reader = synth::named_side(c.params.read == programs::copy_read_order::gemm_operand ? "mfma" : "down-rows", r.tile,
+                                 c.block, wave, 8, sim::access_kind::load);
+    const synth::synth_result s = synth::synthesize(r);
+    CHECK(engine.store_ideal + engine.load_ideal == s.ideal);
+    if (c.name.rfind("synth ", 0) == 0) {
+      CHECK(c.name.find(s.best.layout.name()) != std::string::npos);
+      CHECK(engine.store + engine.load == s.best.total());
+      CHECK(s.reaches_ideal());
+    } else if (c.params.layout == programs::copy_lds_layout::row_major) {
+      CHECK(engine.store + engine.load == s.row_major.total());
+    }
+  }
+}
+
+TEST_CASE("synthesized example: the hand-picked derived Swizzle<2,3,2> is 2-way on the 64x32 down-rows read, synth's <2,3,3> 1-way") {
+  const std::vector<copy_case> cases = synthesized_cases();
+  const copy_lds_cost hand = price_copy_case(find_copy_case(cases, "hand derived Swizzle<2,3,2> 64x32, down-rows read", "sm90"));
+  const copy_lds_cost synth = price_copy_case(find_copy_case(cases, "synth Swizzle<2,3,3> 64x32, down-rows read", "sm90"));
+  CHECK(hand.load == 64);
+  CHECK(hand.load_ways == 2);
+  CHECK(synth.load == 32);
+  CHECK(synth.load_ways == 1);
+}
