@@ -5,6 +5,8 @@
 #include <sstream>
 
 #include "examples/copy_case.hpp"
+#include "sim/programs/copy_run.hpp"
+#include "sim/report/program_report.hpp"
 #include "sim/synth/synth.hpp"
 
 using namespace tilesim;
@@ -187,4 +189,35 @@ TEST_CASE("law: the XOR analysis proves infeasibility when one phase's lanes spa
     const synth_result s = synthesize(r);
     CHECK(s.best.total() == 2);
   }
+}
+
+TEST_CASE("law: an fp32 side priced under a synthesized layout costs what the fp32 copy program costs in the engine") {
+  // sm90, 64 x 64 fp32, 16-byte vectors, down-rows read: synth picks Swizzle<1,4,2> (the GPU proposal of issue 14).
+  programs::copy_params p;
+  p.rows = 64;
+  p.cols = 64;
+  p.vector = 4;
+  p.read = programs::copy_read_order::lanes_down_rows;
+  synth_request r;
+  r.arch = &sim::arch_named("sm90");
+  r.tile = {64, 64, 4};
+  r.writer = named_side("warp-raked", r.tile, 256, 32, 4, sim::access_kind::store);
+  r.reader = named_side("down-rows", r.tile, 256, 32, 4, sim::access_kind::load);
+  const synth_result s = synthesize(r);
+  REQUIRE(s.best.layout.name() == "Swizzle<1,4,2>");
+  CHECK(s.best.total() == 256);
+  CHECK(s.row_major.total() == 384);
+  p.layout = programs::copy_lds_layout::cute_swizzle;
+  p.swizzle_bits = 1;
+  p.swizzle_base = 4;
+  p.swizzle_shift = 2;
+  const sim::launch l = examples::launch_on("sm90", 1, 256);
+  const std::vector<float> input = programs::copy_input<float>(programs::copy_elements(l, p));
+  const sim::run_result run = programs::run_copy<float>(l, p, input);
+  CHECK(run.memory.get<float>(1) == input);
+  const sim::program_report rep = sim::make_program_report(sim::arch_named("sm90"), run);
+  long long lds = 0;
+  for (const sim::instruction_report& i : rep.instructions)
+    if (i.label == "lds store" || i.label == "lds load") lds += i.wavefronts;
+  CHECK(lds == s.best.total());
 }
