@@ -91,7 +91,7 @@ std::string cost_line(const synth::priced_layout& p) {
 }
 
 // Why the ideal is or is not reachable by an XOR-linear layout, in lines.
-std::vector<std::string> xor_lines(const synth::xor_analysis& x, long long ideal) {
+std::vector<std::string> xor_lines(const synth::xor_analysis& x, long long ideal, const synth::priced_layout& best) {
   std::vector<std::string> v;
   if (!x.applicable) return {"not applicable: " + x.not_applicable};
   v.push_back("word address bits: " + std::to_string(x.low_bits) + " inside the vector (kept), " +
@@ -113,6 +113,8 @@ std::vector<std::string> xor_lines(const synth::xor_analysis& x, long long ideal
   else
     v.push_back("conflict-free XOR-linear layout: unknown (the search stopped after " + std::to_string(x.nodes) +
                 " nodes; raise --budget)");
+  if (!x.feasible && best.layout.family != synth::layout_family::padded && best.total() == x.lower_bound)
+    v.push_back("the best layout meets the rank bound: no XOR-linear layout keeping the vectors does better");
   return v;
 }
 
@@ -209,7 +211,7 @@ int run_synth_command(const std::vector<std::string>& all) {
   if (svg) write_file_replacing(*svg, heat_maps(arch, r, s), "--svg");
   const synth::lds_layout& b = s.best.layout;
   const std::optional<std::string> cute = synth::cute_spelling(b);
-  const std::vector<std::string> why = xor_lines(s.xor_info, s.ideal);
+  const std::vector<std::string> why = xor_lines(s.xor_info, s.ideal, s.best);
   if (json) {
     std::cout << "{\"arch\": " << json_string(std::string(arch.name)) << ", \"rows\": " << r.tile.rows << ", \"cols\": "
               << r.tile.cols << ", \"elem_bytes\": " << r.tile.elem_bytes << ", \"writer\": " << json_string(r.writer.name)
