@@ -127,6 +127,8 @@ std::string heat_maps(const sim::arch_table& arch, const synth::synth_request& r
       if (cost.worst_instruction < 0) continue;
       sim::wave_access a = synth::wave_access_of(r.tile, side->instructions[static_cast<std::size_t>(cost.worst_instruction)], off);
       a.label = p->layout.name() + ", " + side->name + " '" + a.label + "'";
+      for (char& ch : a.label)  // bank_heat_map_svg does not escape XML: Swizzle<..> would break the file
+        if (ch == '<' || ch == '>' || ch == '&') ch = ch == '<' ? '(' : ch == '>' ? ')' : '+';
       std::string svg = sim::bank_heat_map_svg(arch, a);
       const auto h0 = svg.find("height=\"") + 8;
       const int h = std::stoi(svg.substr(h0));

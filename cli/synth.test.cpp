@@ -40,7 +40,7 @@ TEST_CASE("synth --svg writes the before/after heat maps") {
   const std::string svg = slurp(path);
   CHECK(svg.rfind("<svg", 0) == 0);
   CHECK(svg.find("row-major, mfma") != std::string::npos);
-  CHECK(svg.find("Swizzle<2,3,3>, mfma") != std::string::npos);
+  CHECK(svg.find("Swizzle(2,3,3), mfma") != std::string::npos);
 }
 
 TEST_CASE("synth reads a side from a pattern file of the row-major tile, and reports a malformed line (exit 2)") {
