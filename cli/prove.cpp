@@ -44,7 +44,7 @@ int print_report(const synth::prove_report& r, bool json) {
 
 void print_prove_help(std::ostream& out) {
   out << "usage: tilesim prove ck-lds|cute [--claim bijective|conflict-free] [--read PATTERN] [--shard I/N]\n"
-         "                     [--only 'POINT'] [--json]\n"
+         "                     [--where NAME=V[|V...][,...]] [--only 'POINT'] [--json]\n"
          "       tilesim prove --merge REPORT.json... [--json]\n"
          "\n"
          "Checks a layout claim on every point of a parameter grid and prints \"holds on N points\" or the first\n"
@@ -59,7 +59,8 @@ void print_prove_help(std::ostream& out) {
          "  cute conflict-free     Swizzle<B,M,S> (M 3..5) on fp16 tiles 16..128 x 16..128 on every arch\n"
          "--shard I/N checks the points whose index mod N is I-1 (deterministic, balanced: a CI matrix, a Slurm\n"
          "array or GNU parallel runs the N shards); --json writes the shard's report, and --merge adds reports of\n"
-         "the same claim and grid (refusing different grids and repeated shards).\n"
+         "the same claim and grid (refusing different grids and repeated shards). --where keeps some values of some\n"
+         "parameters (arch by name, order by year: --where elem=2,kpack=8,arch=gfx942|gfx950); --only checks one point.\n"
          "exit codes: 0 the claim holds; 1 a counterexample; 2 bad input (one line on stderr).\n";
 }
 
@@ -93,9 +94,11 @@ int run_prove_command(const std::vector<std::string>& all) {
     const std::optional<std::string> read = take_text_option(args, "read");
     const std::optional<std::string> shard = take_text_option(args, "shard");
     const std::optional<std::string> only = take_text_option(args, "only");
+    const std::optional<std::string> where = take_text_option(args, "where");
     if (args.size() != 1 || args[0].rfind("-", 0) == 0)
       throw usage_error("prove needs one grid name (ck-lds or cute) and its options (see tilesim prove --help)");
-    const synth::claim c = synth::make_claim(args[0], kind.value_or("bijective"), read.value_or("default"));
+    synth::claim c = synth::make_claim(args[0], kind.value_or("bijective"), read.value_or("default"));
+    if (where) synth::restrict_claim(c, *where);
     const auto [i, n] = shard ? parse_shard(*shard) : std::pair{1, 1};
     return print_report(synth::run_claim(c, i, n, only), json);
   } catch (const std::invalid_argument& e) {

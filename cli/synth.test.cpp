@@ -113,3 +113,15 @@ TEST_CASE("prove: a failing claim prints the shrunk counterexample with a comman
   CHECK(again.code == 1);
   CHECK(has(again, "FAILS on 1 of 1 points"));
 }
+
+TEST_CASE("prove --where: CK's own layout (derived MLdsLayer, 2025 order, fp16 KPack 8) is conflict-free on every arch; 2024 is not") {
+  const result holds = run_tilesim({"prove", "ck-lds", "--claim", "conflict-free", "--where", "elem=2,kpack=8,order=2025,layers=0"});
+  CHECK(holds.code == 0);
+  CHECK(has(holds, "holds on 64 points (0 skipped"));
+  const result fails = run_tilesim({"prove", "ck-lds", "--claim", "conflict-free", "--where", "elem=2,kpack=8,order=2024,layers=0"});
+  CHECK(fails.code == 1);
+  CHECK(has(fails, "ck-xor 2024 KPack 8"));
+  const result bad = run_tilesim({"prove", "ck-lds", "--where", "arch=sm90"});
+  CHECK(bad.code == 2);
+  CHECK(bad.err.find("has no parameter 'arch'") != std::string::npos);
+}

@@ -228,6 +228,50 @@ claim make_claim(const std::string& name, const std::string& kind, const std::st
   return c;
 }
 
+void restrict_claim(claim& c, const std::string& where) {
+  std::stringstream in(where);
+  for (std::string item; std::getline(in, item, ',');) {
+    const std::size_t eq = item.find('=');
+    if (eq == std::string::npos) throw std::invalid_argument("--where: '" + item + "' is not NAME=VALUE[|VALUE...]");
+    const std::string name = item.substr(0, eq);
+    auto g = std::find_if(c.grid.begin(), c.grid.end(), [&](const grid_param& p) { return p.name == name; });
+    if (g == c.grid.end()) {
+      std::string known;
+      for (const grid_param& p : c.grid) known += (known.empty() ? "" : " ") + p.name;
+      throw std::invalid_argument("--where: " + c.name + " has no parameter '" + name + "' (its parameters: " + known + ")");
+    }
+    std::vector<long long> keep;
+    std::stringstream vs(item.substr(eq + 1));
+    for (std::string v; std::getline(vs, v, '|');) {
+      long long x = -1;
+      if (name == "arch") {
+        for (long long k = 0; k < 4; ++k)
+          if (v == arch_list[k]) x = k;
+      } else if (name == "order") {
+        x = v == "2025" ? 0 : v == "2024" ? 1 : -1;
+      } else {
+        try {
+          std::size_t used = 0;
+          x = std::stoll(v, &used);
+          if (used != v.size()) x = -1;
+        } catch (const std::exception&) {
+          x = -1;
+        }
+      }
+      if (x < 0 || std::find(g->values.begin(), g->values.end(), x) == g->values.end())
+        throw std::invalid_argument("--where: '" + v + "' is not a value of " + name + " in " + c.name);
+      if (std::find(keep.begin(), keep.end(), x) == keep.end()) keep.push_back(x);
+    }
+    if (keep.empty()) throw std::invalid_argument("--where: no value for " + name);
+    std::sort(keep.begin(), keep.end());
+    g->values = keep;
+  }
+  const claim copy = c;
+  const std::string flags = c.reproduce(c.point_at(0));
+  const std::string prefix = flags.substr(0, flags.find(" --only "));
+  c.reproduce = [prefix, copy](const grid_point& p) { return prefix + " --only '" + copy.describe(p) + "'"; };
+}
+
 prove_report run_claim(const claim& c, int shard, int shards, const std::optional<std::string>& only) {
   if (shards < 1 || shard < 1 || shard > shards)
     throw std::invalid_argument("shard " + std::to_string(shard) + "/" + std::to_string(shards) +

@@ -21,7 +21,8 @@
 //   cute conflict-free      the swizzles with 2^M = a 16-byte vector of fp16 on every arch, tiles 16..128 rows
 //                           x 16..128 cols, warp-raked writes and the arch's operand read
 //
-// WORKED EXAMPLE. tilesim prove ck-lds --shard 2/3 checks points 1, 4, 7, ... of the ck-lds grid; the three
+// WORKED EXAMPLE. tilesim prove ck-lds --where elem=2,kpack=8 restricts the grid to 16-byte fp16 vectors;
+// tilesim prove ck-lds --shard 2/3 checks points 1, 4, 7, ... of the ck-lds grid; the three
 // shard reports merged (tilesim prove --merge a.json b.json c.json) say "holds on N points (S skipped)".
 //
 // INVARIANTS: the shards of one grid are disjoint and cover it; merging them gives the counts of an unsharded
@@ -80,6 +81,11 @@ struct prove_report {
 // reader for conflict-free ("default": mfma on AMD, ldmatrix on sm90). Throws std::invalid_argument naming
 // the known ones.
 claim make_claim(const std::string& name, const std::string& kind, const std::string& read = "default");
+
+// Keeps only the listed values of some parameters: restrict_claim(c, "elem=2,kpack=8,order=2024,arch=gfx942|gfx950")
+// (arch by name, order by year). Changes the fingerprint, so shards of one restricted grid merge only with each
+// other. Throws std::invalid_argument naming an unknown parameter or a value outside its list.
+void restrict_claim(claim& c, const std::string& where);
 
 // Checks the points of shard `shard` of `shards`; `only` (a point as describe() prints it) restricts the run to
 // that one point. Throws std::invalid_argument for a bad shard or point.
