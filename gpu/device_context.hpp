@@ -229,6 +229,49 @@ class device_context {
     return d;
   }
 
+  // MFMA f16 (sim/engine/mfma.hpp): one v_mfma_f32_32x32x8_f16 / v_mfma_f32_16x16x16_f16; AMD only (templates, so
+  // that a program using them fails to compile for NVIDIA only when it is instantiated there).
+  template <int Unused = 0>
+  __device__ __forceinline__ mfma_32x32x8_c mfma_32x32x8(const mfma_f16_operand& a, const mfma_f16_operand& b,
+                                                         const mfma_32x32x8_c& c) const {
+    mfma_32x32x8_c d;
+#if defined(__HIPCC__)
+    using half4 = _Float16 __attribute__((ext_vector_type(4)));
+    using float16v = float __attribute__((ext_vector_type(16)));
+    half4 av, bv;
+    float16v cv;
+    __builtin_memcpy(&av, a.r, 8);
+    __builtin_memcpy(&bv, b.r, 8);
+    __builtin_memcpy(&cv, c.r, 64);
+    const float16v dv = __builtin_amdgcn_mfma_f32_32x32x8f16(av, bv, cv, 0, 0, 0);
+    __builtin_memcpy(d.r, &dv, 64);
+#else
+    static_assert(Unused != 0, "MFMA is an AMD instruction; NVIDIA's warp matrix multiply is mma.sync");
+    (void)a, (void)b, (void)c;
+#endif
+    return d;
+  }
+  template <int Unused = 0>
+  __device__ __forceinline__ mfma_16x16x16_c mfma_16x16x16(const mfma_f16_operand& a, const mfma_f16_operand& b,
+                                                           const mfma_16x16x16_c& c) const {
+    mfma_16x16x16_c d;
+#if defined(__HIPCC__)
+    using half4 = _Float16 __attribute__((ext_vector_type(4)));
+    using float4v = float __attribute__((ext_vector_type(4)));
+    half4 av, bv;
+    float4v cv;
+    __builtin_memcpy(&av, a.r, 8);
+    __builtin_memcpy(&bv, b.r, 8);
+    __builtin_memcpy(&cv, c.r, 16);
+    const float4v dv = __builtin_amdgcn_mfma_f32_16x16x16f16(av, bv, cv, 0, 0, 0);
+    __builtin_memcpy(d.r, &dv, 16);
+#else
+    static_assert(Unused != 0, "MFMA is an AMD instruction; NVIDIA's warp matrix multiply is mma.sync");
+    (void)a, (void)b, (void)c;
+#endif
+    return d;
+  }
+
   template <class T>
   __device__ device_buffer<T, memory_space::global> global(int slot) const {
 #if defined(TILESIM_DEVICE_STRICT)  // launch preconditions: spec/rules.hpp's require_launch says why

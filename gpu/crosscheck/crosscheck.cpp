@@ -193,6 +193,8 @@ const std::vector<std::string>& counter_metrics() {
       "smsp__sass_inst_executed_op_global_st.sum",
       "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum",  // local memory (spills, stack): the simulator's 0
       "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum",
+      "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum",  // ldmatrix: counted apart from op_ld
+      "smsp__sass_inst_executed_op_ldsm.sum",
   };
   return m;
 }
@@ -201,14 +203,14 @@ namespace {
 long long* field(counters& c, std::size_t i) {
   long long* f[] = {&c.lds_wavefronts_ld,   &c.lds_wavefronts_st,   &c.lds_instructions_ld,   &c.lds_instructions_st,
                     &c.global_sectors_ld,   &c.global_sectors_st,   &c.global_instructions_ld, &c.global_instructions_st,
-                    &c.local_sectors_ld,    &c.local_sectors_st};
+                    &c.local_sectors_ld,    &c.local_sectors_st,  &c.lds_wavefronts_ldsm, &c.lds_instructions_ldsm};
   return f[i];
 }
 const char* field_names[] = {"lds_wavefronts_ld",   "lds_wavefronts_st",   "lds_instructions_ld",
                              "lds_instructions_st", "global_sectors_ld",   "global_sectors_st",
                              "global_instructions_ld", "global_instructions_st", "local_sectors_ld",
-                             "local_sectors_st"};
-// Recordings made before local memory was counted have the first 8 fields only.
+                             "local_sectors_st",    "lds_wavefronts_ldsm", "lds_instructions_ldsm"};
+// Recordings made before local memory was counted have the first 8 fields only, before ldmatrix the first 10.
 bool has_member(const json_value& v, const std::string& key) {
   for (const auto& m : v.members())
     if (m.first == key) return true;
@@ -320,8 +322,13 @@ simulated simulate(const crosscheck_point& p, const point_inputs& in) {
   for (const sim::instruction_report& i : s.report.instructions) {
     const bool ld = i.kind == sim::access_kind::load;
     if (i.space == sim::memory_space::lds) {
-      (ld ? s.predicted.lds_wavefronts_ld : s.predicted.lds_wavefronts_st) += i.wavefronts;
-      (ld ? s.predicted.lds_instructions_ld : s.predicted.lds_instructions_st) += i.instances;
+      if (i.matrix_load) {
+        s.predicted.lds_wavefronts_ldsm += i.wavefronts;
+        s.predicted.lds_instructions_ldsm += i.instances;
+      } else {
+        (ld ? s.predicted.lds_wavefronts_ld : s.predicted.lds_wavefronts_st) += i.wavefronts;
+        (ld ? s.predicted.lds_instructions_ld : s.predicted.lds_instructions_st) += i.instances;
+      }
     } else {
       (ld ? s.predicted.global_sectors_ld : s.predicted.global_sectors_st) += i.sectors;
       (ld ? s.predicted.global_instructions_ld : s.predicted.global_instructions_st) += i.instances;

@@ -88,6 +88,7 @@ struct counters {
   long long global_sectors_ld = 0, global_sectors_st = 0;
   long long global_instructions_ld = 0, global_instructions_st = 0;
   long long local_sectors_ld = 0, local_sectors_st = 0;  // local memory: the simulator models none (always 0)
+  long long lds_wavefronts_ldsm = 0, lds_instructions_ldsm = 0;  // ldmatrix (op_ldsm; not in the ld fields)
   bool operator==(const counters&) const = default;
 };
 json_value to_json(const counters& c);

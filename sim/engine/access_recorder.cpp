@@ -34,6 +34,7 @@ element_range access_recorder::record(const buffer_ref& b, access_kind kind, ind
   a.kind = kind;
   a.space = b.space;
   a.atomic = atomic;
+  a.matrix_load = matrix_load_;
   a.width = static_cast<std::uint32_t>(std::min<index_t>(followed ? n * eb : max_elements,
                                                           std::numeric_limits<std::uint32_t>::max()));
   const index_t byte_offset = followed ? offset * eb : 0;

@@ -70,6 +70,7 @@ class access_recorder {
   int block_ = 0, thread_ = 0, wave_ = 0, lane_ = 0;
   int label_ = 0;
   int interval_ = 0;
+  bool matrix_load_ = false;  // the access being recorded is an ldmatrix row
 };
 
 }  // namespace tilesim::sim

@@ -161,7 +161,8 @@ class block_runner {
       std::vector<int> other_kind;
       for (int t : at) {
         const thread_context::shuffle_slot& s = thread(t).shuffle_;
-        if (s.kind != s0.kind || s.bytes != s0.bytes || s.matrices != s0.matrices || s.trans != s0.trans || s.mma != s0.mma)
+        if (s.kind != s0.kind || s.bytes != s0.bytes || s.matrices != s0.matrices || s.trans != s0.trans || s.mma != s0.mma ||
+            s.mfma != s0.mfma)
           other_kind.push_back(t);
       }
       if (!elsewhere.empty() || !other_kind.empty()) fail_divergent_shuffle(first / config_.wave_size, at, elsewhere, other_kind);
@@ -175,6 +176,29 @@ class block_runner {
                               " needs a whole wave of 32 lanes (wave size " + std::to_string(config_.wave_size) +
                               ", lanes in this wave " + std::to_string(last - first) + ")");
         }
+      }
+      if (s0.mfma != mfma_shape::none) {  // AMD's MFMA over a wave of 64 (mfma.hpp)
+        if (config_.wave_size != mfma_wave_size || last - first != mfma_wave_size) {
+          abandon();
+          throw run_error(run_error::reason::divergent_shuffle, state_.block, at,
+                          "tilesim: block " + std::to_string(state_.block) + " wave " +
+                              std::to_string(first / config_.wave_size) + ": " + collective_name(s0) +
+                              " needs a whole wave of 64 lanes (wave size " + std::to_string(config_.wave_size) +
+                              ", lanes in this wave " + std::to_string(last - first) + ")");
+        }
+        std::uint32_t a[mfma_wave_size][2], b[mfma_wave_size][2];
+        float c[mfma_wave_size][16], d[mfma_wave_size][16];
+        for (int t = first; t < last; ++t) {
+          const thread_context::shuffle_slot& s = thread(t).shuffle_;
+          for (int k = 0; k < 2; ++k) a[t - first][k] = s.row[k], b[t - first][k] = s.b[k];
+          for (int k = 0; k < 16; ++k) c[t - first][k] = s.c[k];
+        }
+        mfma_wave(s0.mfma, a, b, c, d);
+        for (int t = first; t < last; ++t)
+          for (int k = 0; k < mfma_c_count(s0.mfma); ++k) std::memcpy(&thread(t).shuffle_.words[k], &d[t - first][k], 4);
+        for (int t : at) thread(t).status_ = st::runnable;
+        any = true;
+        continue;
       }
       if (s0.mma) {  // D = A * B + C over the wave's registers (mma.hpp), fp32, k ascending
         float a[16][16], b[16][8], c[16][8];
@@ -245,6 +269,8 @@ class block_runner {
   // "a 4-byte xor shuffle", "an ldmatrix .x4.trans".
   static std::string collective_name(const thread_context::shuffle_slot& s) {
     if (s.mma) return "an mma.sync m16n8k16";
+    if (s.mfma == mfma_shape::f32_32x32x8_f16) return "a v_mfma_f32_32x32x8_f16";
+    if (s.mfma == mfma_shape::f32_16x16x16_f16) return "a v_mfma_f32_16x16x16_f16";
     if (s.matrices > 0) return "an ldmatrix .x" + std::to_string(s.matrices) + (s.trans ? ".trans" : "");
     return "a " + std::to_string(s.bytes) + "-byte " + shuffle_name(s.kind) + " shuffle";
   }

@@ -95,6 +95,7 @@ grouping group_accesses(const std::vector<const std::vector<lane_access>*>& thre
         ins.position = position;
         ins.buffer = r.buffer;
         ins.atomic = r.atomic;
+        ins.matrix_load = r.matrix_load;
         bool agree = true;
         for (int l = ref; l < lanes; ++l) {
           lane_cursor& c = cur[static_cast<std::size_t>(l)];
@@ -102,7 +103,7 @@ grouping group_accesses(const std::vector<const std::vector<lane_access>*>& thre
           const lane_access& a = (*threads[static_cast<std::size_t>(first + l)])[c.access];
           const std::uint32_t aw = piece_width(a, c.piece, split_bytes);
           agree = agree && a.label == r.label && a.kind == r.kind && a.space == r.space && aw == rw &&
-                  a.atomic == r.atomic;
+                  a.atomic == r.atomic && a.matrix_load == r.matrix_load;
           if (a.buffer != ins.buffer) ins.buffer = -1;
           if (c.piece == 0)
             for (int op = 0; op < alu_op_count; ++op) ins.alu_before[op] = std::max(ins.alu_before[op], a.alu_before[op]);

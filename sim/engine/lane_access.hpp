@@ -47,6 +47,7 @@ struct lane_access {
   memory_space space = memory_space::lds;
   bool active = false;             // shows an address in its wave instruction
   bool atomic = false;             // an add (read-modify-write, atomic on the GPU)
+  bool matrix_load = false;        // an ldmatrix row (Nsight Compute counts these as op_ldsm, not op_ld)
   alu_work alu_before;             // arithmetic the thread stated since its previous access of the interval
 
   bool touched() const { return touch_end > touch_begin; }

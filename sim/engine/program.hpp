@@ -19,6 +19,7 @@
 //                                takes part; one SHFL / ds_bpermute on a GPU
 //   ldmatrix<4>(ctx, lds, off)   sm90's ldmatrix (ldmatrix.hpp): 8x8 b16 matrices into mma operand registers
 //   mma_m16n8k16(ctx, a, b, c)   sm90's mma.sync m16n8k16 fp16 -> fp32 (mma.hpp)
+//   mfma_32x32x8_f16(ctx, a, b, c), mfma_16x16x16_f16   gfx9's MFMA fp16 -> fp32 over a wave of 64 (mfma.hpp)
 // Buffers satisfy spec's element_buffer (size, load/store/add of one vector with a validity flag), so the
 // program builds tensor views and tile windows on them; load_element / store_element / add_element below
 // are the scalar spelling. Parameters travel in a plain struct of numbers and enums (slots, not pointers).
@@ -57,6 +58,7 @@
 
 #include "sim/engine/alu_op.hpp"
 #include "sim/engine/ldmatrix.hpp"
+#include "sim/engine/mfma.hpp"
 #include "sim/engine/mma.hpp"
 #include "sim/engine/shuffle.hpp"
 #include "spec/window/tensor_view.hpp"
@@ -154,6 +156,18 @@ template <class Ctx>
 TILESIM_HOST_DEVICE mma_m16n8k16_c mma_m16n8k16(Ctx& ctx, const mma_m16n8k16_a& a, const mma_m16n8k16_b& b,
                                                const mma_m16n8k16_c& c) {
   return ctx.mma(a, b, c);
+}
+
+// MFMA (gfx90a, gfx942, gfx950; mfma.hpp): D = A * B + C over the wave of 64, fp16 A and B, fp32 C and D.
+template <class Ctx>
+TILESIM_HOST_DEVICE mfma_32x32x8_c mfma_32x32x8_f16(Ctx& ctx, const mfma_f16_operand& a, const mfma_f16_operand& b,
+                                                   const mfma_32x32x8_c& c) {
+  return ctx.mfma_32x32x8(a, b, c);
+}
+template <class Ctx>
+TILESIM_HOST_DEVICE mfma_16x16x16_c mfma_16x16x16_f16(Ctx& ctx, const mfma_f16_operand& a, const mfma_f16_operand& b,
+                                                     const mfma_16x16x16_c& c) {
+  return ctx.mfma_16x16x16(a, b, c);
 }
 
 // Throws (traps on a GPU) unless ctx runs this workgroup shape and grid: a program compiled for one shape

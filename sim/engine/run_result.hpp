@@ -33,6 +33,7 @@ struct wave_instruction {
   int position = 0;    // its index among the wave's instructions of that interval
   int buffer = 0;      // global slot or LDS allocation of the first active lane; -1 when lanes differ
   bool atomic = false; // an add (read-modify-write)
+  bool matrix_load = false;  // ldmatrix rows (Nsight Compute: op_ldsm)
   alu_work alu_before; // arithmetic before it: the most any of its lanes stated since their previous access
 };
 

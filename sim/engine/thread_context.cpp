@@ -49,6 +49,33 @@ mma_m16n8k16_c thread_context::mma(const mma_m16n8k16_a& a, const mma_m16n8k16_b
   return d;
 }
 
+void thread_context::exchange_mfma(mfma_shape shape, const mfma_f16_operand& a, const mfma_f16_operand& b,
+                                   const float* c, float* d) {
+  if (cancelled_) throw detail::fiber_cancelled{};
+  shuffle_ = {};
+  shuffle_.mfma = shape;
+  for (int k = 0; k < 2; ++k) shuffle_.row[k] = a.r[k], shuffle_.b[k] = b.r[k];
+  for (int k = 0; k < mfma_c_count(shape); ++k) shuffle_.c[k] = c[k];
+  note_alu(static_cast<int>(alu_op::matrix), mfma_matrix_units(shape));
+  status_ = status::at_shuffle;
+  state_->fibers->suspend();
+  if (cancelled_) throw detail::fiber_cancelled{};
+  for (int k = 0; k < mfma_c_count(shape); ++k) std::memcpy(&d[k], &shuffle_.words[k], 4);
+}
+
+mfma_32x32x8_c thread_context::mfma_32x32x8(const mfma_f16_operand& a, const mfma_f16_operand& b, const mfma_32x32x8_c& c) {
+  mfma_32x32x8_c d;
+  exchange_mfma(mfma_shape::f32_32x32x8_f16, a, b, c.r, d.r);
+  return d;
+}
+
+mfma_16x16x16_c thread_context::mfma_16x16x16(const mfma_f16_operand& a, const mfma_f16_operand& b,
+                                              const mfma_16x16x16_c& c) {
+  mfma_16x16x16_c d;
+  exchange_mfma(mfma_shape::f32_16x16x16_f16, a, b, c.r, d.r);
+  return d;
+}
+
 void thread_context::collect_matrix(const std::uint32_t* row, int matrices, bool trans, std::uint32_t* out) {
   if (cancelled_) throw detail::fiber_cancelled{};
   shuffle_ = {};

@@ -27,6 +27,7 @@
 #include "sim/engine/access_recorder.hpp"
 #include "sim/engine/alu_op.hpp"
 #include "sim/engine/ldmatrix.hpp"
+#include "sim/engine/mfma.hpp"
 #include "sim/engine/mma.hpp"
 #include "sim/engine/shuffle.hpp"
 #include "sim/engine/recording_buffer.hpp"
@@ -89,7 +90,9 @@ class thread_context : public access_recorder {
     std::uint32_t row[4] = {};
     if (lane_ < 8 * Count) {
       typename B::value_type v[8] = {};
+      matrix_load_ = true;
       lds.load(offset, 8, v, true);
+      matrix_load_ = false;
       std::memcpy(row, v, 16);
     }
     ldmatrix_fragment<Count> f;
@@ -99,6 +102,9 @@ class thread_context : public access_recorder {
 
   // mma.sync m16n8k16 (mma.hpp): parks until the whole wave has arrived; returns this lane's part of D.
   mma_m16n8k16_c mma(const mma_m16n8k16_a& a, const mma_m16n8k16_b& b, const mma_m16n8k16_c& c);
+  // MFMA f16 (mfma.hpp): parks until the whole wave of 64 has arrived; returns this lane's part of D.
+  mfma_32x32x8_c mfma_32x32x8(const mfma_f16_operand& a, const mfma_f16_operand& b, const mfma_32x32x8_c& c);
+  mfma_16x16x16_c mfma_16x16x16(const mfma_f16_operand& a, const mfma_f16_operand& b, const mfma_16x16x16_c& c);
 
   // Global buffer `slot`, which the host made of T.
   template <class T>
@@ -128,13 +134,15 @@ class thread_context : public access_recorder {
     int matrices = 0;              // > 0: an ldmatrix of this many matrices (kind, value, operand unused)
     bool trans = false;
     std::uint32_t row[4] = {};     // ldmatrix: this lane's row (8 x 16 bits)
-    std::uint32_t words[4] = {};   // ldmatrix: the registers it receives; mma: D's 4 floats
+    std::uint32_t words[16] = {};  // ldmatrix: the registers it receives; mma, MFMA: D's floats
     bool mma = false;              // an mma.sync m16n8k16: row = A's 4 registers, b = B's 2, c = C's 4 floats
+    mfma_shape mfma = mfma_shape::none;  // an MFMA: row = A's 2 registers, b = B's 2, c = C's 16 or 4 floats
     std::uint32_t b[2] = {};
-    float c[4] = {};
+    float c[16] = {};
   };
   std::uint64_t exchange(shuffle_kind kind, std::uint64_t value, index_t operand, int bytes);
   void collect_matrix(const std::uint32_t* row, int matrices, bool trans, std::uint32_t* out);
+  void exchange_mfma(mfma_shape shape, const mfma_f16_operand& a, const mfma_f16_operand& b, const float* c, float* d);
   using name_function = std::string (*)();
 
   buffer_ref global_ref(int slot, type_key type, name_function type_name, void** data);

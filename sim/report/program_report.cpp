@@ -189,6 +189,7 @@ program_report make_program_report(const arch_table& arch, const run_result& run
         ir.kind = i->access.kind;
         ir.space = i->access.space;
         ir.width = i->access.width;
+        ir.matrix_load = i->matrix_load;
       }
       is_barrier.push_back(i == nullptr);
       r.instructions.push_back(ir);
