@@ -13,9 +13,14 @@
 //                 This is what tile loads and stores use.
 //   in_bounds(c)  also 0 <= top_i < length_i (CK's coordinate_has_valid_offset).
 //   in_range(c)   also every hidden index inside its stage's upper space (reports merges fed out-of-range).
+// And two that name where CK computes something tilesim does not, for a tile window's strict mode:
+//   beyond_unchecked_pad_side(c)  a one-sided pad passes c on the side it does not check (valid in CK too)
+//   ck_index_differs(c)           CK's truncating or magic-number arithmetic maps some stage elsewhere
 //
 // VECTORS. top_vectors() propagates the guarantees bottom to top through each transform's upper_vectors,
 // a stated guarantee winning over a computed one (CK's get_top_dimension_safe_vector_length_strides).
+// ck_top_vectors() does the same with CK's rules where tilesim keeps a sounder one (README, "Where CK Tile
+// misbehaves": pads cut to gcd(V, lp), merge cut to its last length, none through xor_t or cyclic shifts).
 #pragma once
 
 #include "spec/coordinate.hpp"
@@ -82,19 +87,41 @@ struct descriptor {
   }
 
   // Guaranteed vectors of the top dims; naive {4, 8} with GL = 8, GS = 1: top_vectors()[1] == {8, 1}.
-  TILESIM_HOST_DEVICE constexpr vector_guarantees<NTop> top_vectors() const {
-    vector_guarantees<n_hidden> g = guaranteed;
+  TILESIM_HOST_DEVICE constexpr vector_guarantees<NTop> top_vectors() const { return propagate_vectors<false>(); }
+  // The guarantees CK computes: each transform's ck_upper_vectors where CK's rule differs from tilesim's (pad,
+  // left_pad, merge, xor_t, cyclic shifts), else upper_vectors. Strict mode compares the two.
+  TILESIM_HOST_DEVICE constexpr vector_guarantees<NTop> ck_top_vectors() const { return propagate_vectors<true>(); }
+
+  // Strict mode: a one-sided pad (left_pad, right_pad) lets c through on the side it does not check, as CK's
+  // does; the point is outside the padded dimension.
+  TILESIM_HOST_DEVICE constexpr bool beyond_unchecked_pad_side(const coordinate_type& c) const {
+    bool beyond = false;
     graph.for_each_stage([&](const auto& s) {
-      using T = std::remove_cvref_t<decltype(s.transform)>;
-      vector_guarantees<T::n_lower> low{};
-      for (int k = 0; k < T::n_lower; ++k) low[k] = g[s.lower_ids[k]];
-      const vector_guarantees<T::n_upper> up = s.transform.upper_vectors(low);
-      for (int k = 0; k < T::n_upper; ++k)
-        if (g[s.upper_ids[k]].length == unknown) g[s.upper_ids[k]] = up[k];
+      if constexpr (requires { s.transform.beyond_unchecked_side(gather(c.hidden, s.upper_ids)); })
+        beyond = beyond || s.transform.beyond_unchecked_side(gather(c.hidden, s.upper_ids));
     });
-    vector_guarantees<NTop> top{};
-    for (int i = 0; i < NTop; ++i) top[i] = g[graph.top_ids[i]];
-    return top;
+    return beyond;
+  }
+  // Strict mode: after a walk of moves whose last non-zero step per hidden dim is `last_step` (0: never
+  // moved), some stage's CK move (modulo's, which counts the step twice) has left CK's coordinate elsewhere.
+  TILESIM_HOST_DEVICE constexpr bool ck_moves_differ(const coordinate_type& c, const multi_index<n_hidden>& last_step) const {
+    bool differs = false;
+    graph.for_each_stage([&](const auto& s) {
+      if constexpr (requires { s.transform.ck_move_differs(gather(c.hidden, s.upper_ids), gather(last_step, s.upper_ids)); })
+        differs = differs || s.transform.ck_move_differs(gather(c.hidden, s.upper_ids), gather(last_step, s.upper_ids));
+    });
+    return differs;
+  }
+  // Strict mode: some stage's CK arithmetic (C++'s truncating / and %, magic division) maps c's hidden index
+  // to another lower index than tilesim's exact floor arithmetic (merge, modulo, xor_t, cyclic shifts fed a
+  // negative index).
+  TILESIM_HOST_DEVICE constexpr bool ck_index_differs(const coordinate_type& c) const {
+    bool differs = false;
+    graph.for_each_stage([&](const auto& s) {
+      if constexpr (requires { s.transform.ck_index_differs(gather(c.hidden, s.upper_ids)); })
+        differs = differs || s.transform.ck_index_differs(gather(c.hidden, s.upper_ids));
+    });
+    return differs;
   }
 
   TILESIM_HOST_DEVICE constexpr violation check() const {
@@ -104,6 +131,28 @@ struct descriptor {
       return v;
     return broken_unless(element_space_size <= max_extent, rule::extent_too_large, "descriptor",
                          {"element space size", element_space_size});
+  }
+
+  // Bottom to top through every stage: a stated guarantee wins over a computed one (CK's
+  // get_top_dimension_safe_vector_length_strides); Ck picks CK's rule where a transform states one.
+  template <bool Ck>
+  TILESIM_HOST_DEVICE constexpr vector_guarantees<NTop> propagate_vectors() const {
+    vector_guarantees<n_hidden> g = guaranteed;
+    graph.for_each_stage([&](const auto& s) {
+      using T = std::remove_cvref_t<decltype(s.transform)>;
+      vector_guarantees<T::n_lower> low{};
+      for (int k = 0; k < T::n_lower; ++k) low[k] = g[s.lower_ids[k]];
+      vector_guarantees<T::n_upper> up{};
+      if constexpr (Ck && requires { s.transform.ck_upper_vectors(low); })
+        up = s.transform.ck_upper_vectors(low);
+      else
+        up = s.transform.upper_vectors(low);
+      for (int k = 0; k < T::n_upper; ++k)
+        if (g[s.upper_ids[k]].length == unknown) g[s.upper_ids[k]] = up[k];
+    });
+    vector_guarantees<NTop> top{};
+    for (int i = 0; i < NTop; ++i) top[i] = g[graph.top_ids[i]];
+    return top;
   }
 
   // Host only: a readable dump, bottom stage first.
@@ -122,6 +171,8 @@ TILESIM_HOST_DEVICE constexpr descriptor<NT, Ts...> make_descriptor(const adapto
 }
 
 // Strided tensor: offset = Σ top_i * stride_i; make_naive_descriptor({4, 4}, {4, 1}) is 4x4 row-major.
+// The element space is CK's 1 + Σ (len_i - 1) * stride_i, also for negative strides (a flipped dim), so
+// ({3, 4}, {4, -1}) spans offsets -3 .. 8 with space 6, and ({3, 4}, {-4, 1}) is refused: its space is -4.
 // `vector_length`/`vector_stride` state a guarantee on the last dim (CK's GuaranteedLastDimensionVector*).
 template <int N>
 TILESIM_HOST_DEVICE constexpr auto make_naive_descriptor(const multi_index<N>& lengths, const multi_index<N>& strides,

@@ -45,6 +45,15 @@ struct fixed_descriptor {
   TILESIM_HOST_DEVICE static constexpr bool in_bounds(const coordinate_type& c) { return D.in_bounds(c); }
   TILESIM_HOST_DEVICE static constexpr bool in_range(const coordinate_type& c) { return D.in_range(c); }
   TILESIM_HOST_DEVICE static constexpr vector_guarantees<n_top> top_vectors() { return D.top_vectors(); }
+  TILESIM_HOST_DEVICE static constexpr vector_guarantees<n_top> ck_top_vectors() { return D.ck_top_vectors(); }
+  TILESIM_HOST_DEVICE static constexpr bool beyond_unchecked_pad_side(const coordinate_type& c) {
+    return D.beyond_unchecked_pad_side(c);
+  }
+  TILESIM_HOST_DEVICE static constexpr bool ck_index_differs(const coordinate_type& c) { return D.ck_index_differs(c); }
+  TILESIM_HOST_DEVICE static constexpr bool ck_moves_differ(const coordinate_type& c,
+                                                            const multi_index<n_hidden>& last_step) {
+    return D.ck_moves_differ(c, last_step);
+  }
   TILESIM_HOST_DEVICE static constexpr violation check() { return D.check(); }
   std::string cpp() const { return D.cpp(); }
 };

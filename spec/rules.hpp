@@ -28,7 +28,6 @@
   X(extent_too_large, "a length, a product of lengths or an element space exceeds 2^40")                    \
   X(pad_negative, "pad: the left and right padding must be >= 0")                                           \
   X(slice_out_of_range, "slice: the bounds must satisfy 0 <= begin < end <= length")                        \
-  X(coefficient_negative, "embed: every coefficient (stride) must be >= 0")                                 \
   X(modulus_not_positive, "modulo: the modulus m must be >= 1")                                             \
   X(xor_length_not_power_of_two, "xor_t: the second length L1 must be a power of two")                      \
   X(swizzle_bits_negative, "swizzle: B and M must be >= 0")                                                 \

@@ -28,6 +28,18 @@
 //   check()                          the first broken parameter rule (rules.hpp), or none
 //   cpp()                            host only: the factory call that rebuilds it, "make_pad(4, 1, 1)"
 //
+// OPTIONAL MEMBERS, where CK Tile computes something else (README, "Where CK Tile misbehaves"; a tile
+// window's strict mode reports each through the descriptor):
+//   ck_upper_vectors(low_vectors)    CK's vector rule where it differs from upper_vectors (pad, left_pad,
+//                                    merge, xor_t, cyclic shifts): descriptor::ck_top_vectors
+//   ck_index_differs(up)             CK's truncating or magic-number arithmetic maps up elsewhere (merge,
+//                                    modulo, xor_t, cyclic shifts fed negative indices)
+//   ck_move_differs(up, dup)         CK's move by dup to up lands elsewhere (modulo counts the step twice)
+//   beyond_unchecked_side(up)        valid, but outside the lower range on the side CK does not check
+//                                    (left_pad, right_pad)
+// Vector rules: each transform's header states its own. CK's base_transform gives -1 (no guarantee); embed,
+// slice, offset, modulo, freeze, insert and replicate keep that here too, so the simulator issues what CK issues.
+//
 // INVARIANTS (tested in props/):
 //   * update_lower_index agrees with lower_index: after moving up by d, low == lower_index(up + d).
 //   * injective transforms: upper_index(lower_index(u)).index == u for every u in the upper space.

@@ -6,7 +6,10 @@
 //     r=0: 0 1 2 3    r=1: 1 2 3 0    r=2: 2 3 0 1    r=3: 3 0 1 2
 // Invariants: both are bijections of [0, L0) x [0, L1) for any L1, and each undoes the other; upper_index
 // finds a preimage exactly when 0 <= l1 < L1.
-// Vectors: none (the rotation moves alignment).
+// Vectors: none (the rotation moves alignment). CK (rocm-libraries, newest) passes both guarantees through;
+// `ck_upper_vectors` is that rule, and a tile window in strict mode reports where CK would vectorize otherwise.
+// Negative inputs: CK's C++ % truncates; strict mode names the elements where its index differs from the
+// floor mod here (oob_kind::ck_index_differs).
 #pragma once
 
 #include "spec/transform.hpp"
@@ -35,6 +38,16 @@ struct rotation {
     return {{low[0], floor_mod(low[1] - Sign * low[0], lengths[1])}, low[1] >= 0 && low[1] < lengths[1]};
   }
   TILESIM_HOST_DEVICE constexpr vector_guarantees<2> upper_vectors(const vector_guarantees<2>&) const { return {}; }
+  // CK's rule (cyclic_shift_t / inverse_cyclic_shift_t): both passed through.
+  TILESIM_HOST_DEVICE constexpr vector_guarantees<2> ck_upper_vectors(const vector_guarantees<2>& low) const {
+    return low;
+  }
+  // Strict mode: CK's l1 with C++'s truncating % ((u1 + u0) % L1, or (u1 + L1 - u0 % L1) % L1) differs.
+  TILESIM_HOST_DEVICE constexpr bool ck_index_differs(const multi_index<2>& up) const {
+    const index_t l1 = lengths[1];
+    const index_t ck = Sign > 0 ? (up[1] + up[0]) % l1 : (up[1] + l1 - up[0] % l1) % l1;
+    return ck != lower_index(up)[1];
+  }
   TILESIM_HOST_DEVICE constexpr violation check() const {
     return check_lengths(Sign > 0 ? "cyclic_shift" : "inverse_cyclic_shift", lengths);
   }

@@ -5,11 +5,28 @@
 // (two sliding indices, im2col) both (0, 1) and (1, 0) map to 1: embed is injective only when the
 // coefficients do not alias.
 //
-// Inverse: a depth-first search for u in the box with Σ u_i * c_i == low, dims by decreasing coefficient, each
-// digit tried from its largest feasible value down; .found is false exactly when no u in the box maps to low.
-// For a mixed radix (every strided tensor) each dim has one feasible digit, so this is the greedy decode;
-// injective but overlapping coefficients, (3, 2) : (2, 3), need the search; aliasing ones give one preimage.
-// Vectors: no guarantee (as in CK; naive descriptors state their guarantee explicitly instead).
+// NEGATIVE COEFFICIENTS, as CK accepts them (coordinate_transform.hpp, embed::calculate_lower_index is the
+// plain sum, with no sign rule): a flipped traversal. embed((3, 4), (-4, 1)) walks the rows backwards:
+//
+//   (r, c)    c=0  c=1  c=2  c=3
+//   r=0         0    1    2    3
+//   r=1        -4   -3   -2   -1
+//   r=2        -8   -7   -6   -5          (2, 1) -> -7, CK's value
+//
+// so lower indices may be negative; a descriptor adds its base (an offset stage, or a pad) to land in the
+// buffer, and a tile window's strict mode reports an element whose offset leaves the buffer. Validity is
+// unchanged (embed has no invalid points, as in CK), moves stay linear (d = Σ du_i * c_i), and each term
+// |c_i| * (len_i - 1) stays within 2^40 as for positive coefficients.
+//
+// Inverse: a depth-first search for u in the box with Σ u_i * c_i == low, dims by decreasing |c_i|, each
+// digit tried from its largest feasible value down (feasible: the dims after it can still reach the rest,
+// whose range is [Σ min(c, 0) (len - 1), Σ max(c, 0) (len - 1)]); .found is false exactly when no u in the box
+// maps to low. For a mixed radix (every strided tensor, flipped or not) each dim has one feasible digit, so
+// this is the greedy decode; injective but overlapping coefficients, (3, 2) : (2, 3), need the search;
+// aliasing ones give one preimage.
+// Vectors: no guarantee, as in CK (embed inherits base_transform's -1; naive descriptors state their
+// guarantee explicitly instead). A stated guarantee on a naive descriptor's last dim is the user's word; its
+// stride must be the real one (a coefficient of -1 gives stride -1, which never vectorizes).
 #pragma once
 
 #include "spec/transform.hpp"
@@ -23,6 +40,9 @@ struct embed {
 
   static constexpr int n_lower = 1, n_upper = N;
   static constexpr bool always_valid = true, invertible = true;  // exact only without aliasing
+
+  // |c| for the coefficients check() admits (c >= -2^40).
+  TILESIM_HOST_DEVICE static constexpr index_t magnitude(index_t c) { return c < 0 ? -c : c; }
 
   TILESIM_HOST_DEVICE constexpr multi_index<N> upper_lengths() const { return lengths; }
   TILESIM_HOST_DEVICE constexpr multi_index<1> lower_index(const multi_index<N>& up) const {
@@ -42,17 +62,21 @@ struct embed {
     if constexpr (N == 0) {
       return {up, low[0] == 0};
     } else {
-      int order[N] = {};  // dims by decreasing coefficient (an insertion sort; ties keep dim order)
+      int order[N] = {};  // dims by decreasing |coefficient| (an insertion sort; ties keep dim order)
       for (int i = 0; i < N; ++i) {
         order[i] = i;
-        for (int j = i; j > 0 && coefficients[order[j]] > coefficients[order[j - 1]]; --j) {
+        for (int j = i; j > 0 && magnitude(coefficients[order[j]]) > magnitude(coefficients[order[j - 1]]); --j) {
           const int t = order[j];
           order[j] = order[j - 1];
           order[j - 1] = t;
         }
       }
-      index_t reach[N + 1] = {};  // the most that the dims from position k on add
-      for (int k = N - 1; k >= 0; --k) reach[k] = reach[k + 1] + coefficients[order[k]] * (lengths[order[k]] - 1);
+      index_t most[N + 1] = {}, least[N + 1] = {};  // the range the dims from position k on can add
+      for (int k = N - 1; k >= 0; --k) {
+        const index_t c = coefficients[order[k]], term = c * (lengths[order[k]] - 1);
+        most[k] = most[k + 1] + (c > 0 ? term : 0);
+        least[k] = least[k + 1] + (c < 0 ? term : 0);
+      }
       index_t rest[N + 1] = {}, lowest[N] = {}, next[N] = {};
       auto feasible_digits = [&](int k) {  // [lowest[k], next[k]]: the digits that leave a reachable rest
         const index_t c = coefficients[order[k]];
@@ -60,7 +84,9 @@ struct embed {
           lowest[k] = next[k] = 0;
           return;
         }
-        const index_t lo = -floor_div(reach[k + 1] - rest[k], c), hi = floor_div(rest[k], c);
+        // u * c must lie in [rest - most, rest - least]; dividing by a negative c swaps the ends.
+        const index_t a = rest[k] - most[k + 1], b = rest[k] - least[k + 1];
+        const index_t lo = c > 0 ? -floor_div(-a, c) : -floor_div(b, -c), hi = c > 0 ? floor_div(b, c) : floor_div(-a, -c);
         lowest[k] = lo > 0 ? lo : 0;
         next[k] = hi < lengths[order[k]] - 1 ? hi : lengths[order[k]] - 1;
       };
@@ -85,12 +111,11 @@ struct embed {
   TILESIM_HOST_DEVICE constexpr violation check() const {
     if (violation v = check_lengths("embed", lengths)) return v;
     for (int i = 0; i < N; ++i) {
-      if (coefficients[i] < 0)
-        return broken_unless(false, rule::coefficient_negative, "embed", {"dim", i}, {"coefficient", coefficients[i]});
-      // The largest term (len - 1) * c must stay within 2^40, so offsets and element spaces cannot overflow.
-      if (coefficients[i] > 0 && lengths[i] - 1 > max_extent / coefficients[i])
+      // The largest term (len - 1) * |c| must stay within 2^40, so offsets and element spaces cannot overflow.
+      const index_t c = coefficients[i];
+      if (c < -max_extent || (c != 0 && lengths[i] - 1 > max_extent / magnitude(c)))
         return broken_unless(false, rule::extent_too_large, "embed", {"dim", i}, {"length", lengths[i]},
-                             {"coefficient", coefficients[i]});
+                             {"coefficient", c});
     }
     return {};
   }

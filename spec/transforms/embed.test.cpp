@@ -91,11 +91,51 @@ TEST_CASE("embed prints as make_embed({2, 3}, {3, 1})") {
   CHECK(make_embed({2, 3}, {3, 1}).cpp() == "make_embed({2, 3}, {3, 1})");
 }
 
-TEST_CASE("make_embed with a negative coefficient throws coefficient_negative naming the dim") {
-  const auto [broken, message] = error_of([] { (void)make_embed({2, 3}, {3, -1}); });
-  CHECK(broken == rule::coefficient_negative);
-  CHECK(message == "tilesim: embed: every coefficient (stride) must be >= 0 (dim = 1, coefficient = -1)");
-  CHECK(error_of([] { (void)make_embed({2, 0}, {3, 1}); }).first == rule::length_not_positive);
+TEST_CASE("embed((3, 4), (-4, 1)) at (2, 1) gives -7, CK's value: a flipped traversal of the rows") {
+  // CK: coordinate_transform.hpp, embed::calculate_lower_index sums idx_up[i] * coefficients_[i] with no sign
+  // rule, and make_embed_transform accepts any coefficients: (2, 1) -> 2 * -4 + 1 = -7.
+  constexpr embed<2> t = make_embed({3, 4}, {-4, 1});
+  static_assert(t.lower_index({2, 1}) == multi_index<1>{-7});
+  for (index_t r = 0; r < 3; ++r)
+    for (index_t c = 0; c < 4; ++c) CHECK(t.lower_index({r, c}) == multi_index<1>{-4 * r + c});
+  // Moves stay linear: from (2, 1) by (-1, 2) is -7 + 4 + 2 = -1 == lower_index(1, 3).
+  multi_index<1> low = t.lower_index({2, 1});
+  CHECK(t.update_lower_index({-1, 2}, {1, 3}, low) == multi_index<1>{6});
+  CHECK(low == t.lower_index({1, 3}));
+  CHECK(t.is_valid_upper({2, 1}));  // embed has no invalid points, in CK or here
+  CHECK(t.upper_vectors({{{4, 1}}})[0] == vector_guarantee{unknown, unknown});  // as CK: base_transform's -1
+}
+
+TEST_CASE("embed with negative coefficients inverts exactly: every lower in the range has its one preimage") {
+  const embed<2> t = make_embed({3, 4}, {-4, 1});
+  for (index_t low = -9; low <= 4; ++low) {
+    const auto r = t.upper_index({low});
+    const bool exists = low >= -8 && low <= 3;  // rows 0..2 at -4r, columns 0..3
+    CHECK(r.found == exists);
+    if (exists) CHECK(t.lower_index(r.index) == multi_index<1>{low});
+  }
+  CHECK(t.upper_index({-7}).index == multi_index<2>{2, 1});
+  // Mixed signs that overlap: (3, 3) : (2, -3) hits -6..4; 1 = 2*2 - 3*1 only.
+  const embed<2> m = make_embed({3, 3}, {2, -3});
+  for (index_t low = -8; low <= 6; ++low) {
+    bool exists = false;
+    for (index_t a = 0; a < 3; ++a)
+      for (index_t b = 0; b < 3; ++b) exists = exists || 2 * a - 3 * b == low;
+    const auto r = m.upper_index({low});
+    CHECK(r.found == exists);
+    if (exists) CHECK(m.lower_index(r.index) == multi_index<1>{low});
+  }
+}
+
+TEST_CASE("a naive descriptor with a negative stride keeps CK's element space 1 + Σ (len - 1) * stride") {
+  // CK: make_naive_tensor_descriptor computes element_space_size as 1 + Σ (len_i - 1) * stride_i.
+  const auto d = make_naive_descriptor<2>({3, 4}, {4, -1});
+  CHECK(d.element_space_size == 6);
+  CHECK(d.calculate_offset({0, 3}) == -3);
+  CHECK(d.calculate_offset({2, 0}) == 8);
+  // ({3, 4}, {-4, 1}) gives CK's space -4: refused, naming it.
+  CHECK_THROWS_WITH_AS((void)make_naive_descriptor<2>({3, 4}, {-4, 1}),
+                       "tilesim: descriptor: every length must be >= 1 (element space size = -4)", spec_error);
 }
 
 TEST_CASE("embed rejects a term (length - 1) * coefficient beyond 2^40, before any offset can overflow") {
@@ -105,4 +145,7 @@ TEST_CASE("embed rejects a term (length - 1) * coefficient beyond 2^40, before a
                        spec_error);
   CHECK_THROWS_AS((void)make_naive_descriptor<2>({4, 3}, {index_t{1} << 62, 1}), spec_error);
   CHECK_NOTHROW((void)make_embed<2>({2, 3}, {index_t{1} << 39, 1}));
+  CHECK_NOTHROW((void)make_embed<2>({2, 3}, {-(index_t{1} << 39), 1}));
+  CHECK_THROWS_AS((void)make_embed<2>({4, 3}, {-(index_t{1} << 40), 1}), spec_error);  // |term| 3 * 2^40
+  CHECK_THROWS_AS((void)make_embed<2>({1, 3}, {INT64_MIN, 1}), spec_error);            // |c| not representable
 }

@@ -13,7 +13,11 @@
 //   * Neither CK merge wraps the top digit: an out-of-range u silently yields l_0 >= len_0. tilesim keeps
 //     that (it is what makes unmerge(merge(u)) == u for *every* integer u, so moves stay exact), and the
 //     descriptor's strict check (`descriptor::in_range`) reports the out-of-range upper index instead.
-// Vectors: the upper dim inherits the last digit's guarantee, cut to a divisor of that digit's length.
+//   * Strict mode (a tile window with a reporter) names every element whose coordinate feeds a merge a
+//     negative u (oob_kind::ck_index_differs): the CK kernel computes other digits there.
+// Vectors: the upper dim inherits the last digit's guarantee, cut to a divisor of that digit's length. CK
+// passes the guarantee uncut, so a vector longer than the last digit crosses into the next one and reads
+// elements that are not consecutive; strict mode reports where CK would vectorize otherwise (vector_differs).
 #pragma once
 
 #include "spec/transform.hpp"
@@ -55,6 +59,12 @@ struct merge {
   TILESIM_HOST_DEVICE constexpr vector_guarantees<1> upper_vectors(const vector_guarantees<N>& low) const {
     return {limit_vector(low[N - 1], lengths[N - 1])};
   }
+  // CK's rule (merge_v2/v3 calculate_upper_dimension_safe_vector_length_strides): the last digit's, uncut.
+  TILESIM_HOST_DEVICE constexpr vector_guarantees<1> ck_upper_vectors(const vector_guarantees<N>& low) const {
+    return {low[N - 1]};
+  }
+  // Strict mode: CK's magic division (and merge_v3's truncating division) give other digits for u < 0.
+  TILESIM_HOST_DEVICE constexpr bool ck_index_differs(multi_index<1> up) const { return N > 1 && up[0] < 0; }
   TILESIM_HOST_DEVICE constexpr violation check() const { return check_lengths("merge", lengths); }
   std::string cpp() const { return "make_merge(" + cpp_list(lengths) + ")"; }
 };

@@ -33,11 +33,12 @@ TEST_CASE("offset inverts: upper_index(13) == 3") {
   CHECK(t.upper_index({13}).index == multi_index<1>{3});
 }
 
-TEST_CASE("offset keeps a lower vector V as gcd(V, o): 8 with o 10 gives 2, with o 16 stays 8") {
+TEST_CASE("offset passes no vector guarantee, as CK: even offset(4, 16) over an 8-vector gives none") {
+  // CK: coordinate_transform.hpp, offset has no calculate_upper_dimension_safe_vector_length_strides, so
+  // base_transform's returns -1 in every version read; spec/'s former gcd(V, o) let the simulator issue
+  // wider accesses than CK's kernel.
   const vector_guarantees<1> v8{{{8, 1}}};
-  CHECK(make_offset(4, 10).upper_vectors(v8)[0] == vector_guarantee{2, 1});
-  CHECK(make_offset(4, 16).upper_vectors(v8)[0] == vector_guarantee{8, 1});
-  CHECK(make_offset(4, 12).upper_vectors(v8)[0] == vector_guarantee{4, 1});
+  for (index_t o : {0, 10, 12, 16}) CHECK(make_offset(4, o).upper_vectors(v8)[0] == vector_guarantee{unknown, unknown});
 }
 
 TEST_CASE("offset prints as make_offset(4, 10); make_offset(0, 10) throws length_not_positive") {

@@ -14,7 +14,10 @@
 // L0 >= L1 only then. CK accepts any L1 and silently leaves the range (L1 = 6: 5 XOR 3 = 6); tilesim rejects
 // such L1 with rule::xor_length_not_power_of_two (the raw aggregate xor_t{{L0, L1}} stays unchecked for tests).
 // Vectors: none. CK passes both guarantees through, which is wrong whenever the key has low bits set
-// (row 1 above stores columns 0 1 as 1 0).
+// (row 1 above stores columns 0 1 as 1 0); `ck_upper_vectors` is CK's rule, and a tile window in strict mode
+// reports the accesses CK would vectorize otherwise (oob_kind::vector_differs).
+// Negative u0: tilesim keys with floor(u0 mod L1), CK with C++'s truncating %, so strict mode names the
+// elements where the two differ (oob_kind::ck_index_differs).
 #pragma once
 
 #include "spec/transform.hpp"
@@ -40,6 +43,14 @@ struct xor_t {
     return {lower_index(low), true};  // XOR with the same key undoes itself
   }
   TILESIM_HOST_DEVICE constexpr vector_guarantees<2> upper_vectors(const vector_guarantees<2>&) const { return {}; }
+  // CK's rule (xor_t::calculate_upper_dimension_safe_vector_length_strides): both passed through.
+  TILESIM_HOST_DEVICE constexpr vector_guarantees<2> ck_upper_vectors(const vector_guarantees<2>& low) const {
+    return low;
+  }
+  // Strict mode: CK's key u0 % L1 truncates, so a negative u0 not a multiple of L1 gets another key.
+  TILESIM_HOST_DEVICE constexpr bool ck_index_differs(const multi_index<2>& up) const {
+    return up[0] % lengths[1] < 0;
+  }
   TILESIM_HOST_DEVICE constexpr violation check() const {
     if (violation v = check_lengths("xor_t", lengths)) return v;
     return broken_unless(is_power_of_two(lengths[1]), rule::xor_length_not_power_of_two, "xor_t", {"L1", lengths[1]});

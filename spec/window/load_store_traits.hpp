@@ -48,6 +48,23 @@ TILESIM_HOST_DEVICE constexpr index_t y_vector_length(const tile_distribution_en
   return gcd(g.length, e.length_of(c));
 }
 
+// The vector Y dim and its length: the first Y with the largest y_vector_length > 1, else Y 0 with 1 scalar.
+struct vector_choice {
+  int dim_y = 0;
+  index_t scalars = 1;
+  TILESIM_HOST_DEVICE friend constexpr bool operator==(const vector_choice&, const vector_choice&) = default;
+};
+template <int NX>
+TILESIM_HOST_DEVICE constexpr vector_choice choose_vector(const tile_distribution_encoding& e,
+                                                          const vector_guarantees<NX>& x_vectors) {
+  vector_choice v{};
+  for (int j = 0; j < e.n_y; ++j) {
+    const index_t len = y_vector_length(e, j, x_vectors);
+    if (len > v.scalars) v = {j, len};
+  }
+  return v;
+}
+
 // The traits of a window with encoding e over a view whose X dims guarantee x_vectors.
 // `order` permutes the Y dims for the curve (outermost first); the default is declaration order, as in CK.
 template <int NX>
@@ -57,13 +74,9 @@ TILESIM_HOST_DEVICE constexpr load_store_traits make_load_store_traits(
     const multi_index<tile_distribution_encoding::max_y>& order = iota<tile_distribution_encoding::max_y>()) {
   constexpr int max_y = tile_distribution_encoding::max_y;
   load_store_traits t{};
-  for (int j = 0; j < e.n_y; ++j) {
-    const index_t len = y_vector_length(e, j, x_vectors);
-    if (len > t.scalars_per_vector) {
-      t.vector_dim_y = j;
-      t.scalars_per_vector = len;
-    }
-  }
+  const vector_choice v = choose_vector(e, x_vectors);
+  t.vector_dim_y = v.dim_y;
+  t.scalars_per_vector = v.scalars;
   multi_index<max_y> lengths = multi_index<max_y>::filled(1), scalars = multi_index<max_y>::filled(1);
   for (int j = 0; j < e.n_y; ++j) lengths[j] = e.y_length(j);
   scalars[t.vector_dim_y] = t.scalars_per_vector;

@@ -14,6 +14,10 @@
 // would alias other data instead). Strict mode (load/store/update with a reporter) does the same accesses and
 // reports every element that is outside the window, outside the tensor's lengths, outside the buffer, or whose
 // pad validity differs from its vector's first element (a silently wrong value), with thread, y and coordinate.
+// It also names every element where the default follows CK into a mistake or tilesim keeps a deliberate
+// difference from CK: accessed past the unchecked side of a one-sided pad (unchecked_pad_side), at a
+// coordinate where CK's integer arithmetic differs (ck_index_differs: a negative index into merge, modulo,
+// xor_t or a cyclic shift), or in a window CK would vectorize otherwise (vector_differs).
 //
 // WORKED EXAMPLE (the docs' 4x4, origin (1, 3), over a 8x8 row-major view with a {4, 1} guarantee on dim 1):
 //   traits: vector along Y1, 2 scalars, 2 accesses. Thread (warp 1, lane 1): x_of = (2+y0, 2+y1), so
@@ -48,6 +52,13 @@ enum class oob_kind {
   outside_tensor,    // the top index is not inside the view's lengths (CK does not check; offsets wrap)
   outside_buffer,    // the element's offset is not inside the buffer: the GPU returns 0 / drops (global) or aliases (LDS)
   validity_differs,  // its pad validity differs from its vector's first element: it is loaded or stored anyway, or skipped
+  // Where the default follows CK although CK is wrong, or tilesim keeps a deliberate difference (README,
+  // "Where CK Tile misbehaves"):
+  unchecked_pad_side,  // accessed through a one-sided pad on the side CK does not check: outside the padded dim
+  ck_index_differs,    // CK's truncating or magic-number arithmetic (merge, modulo, xor, cyclic shift fed a
+                       // negative index) computes another offset for it than tilesim's exact arithmetic
+  vector_differs,      // CK's vector rules (descriptor::ck_top_vectors) vectorize this window otherwise: CK
+                       // issues other instructions for it (wider ones through xor, merge, pads: wrong data)
 };
 
 enum class memory_op { load, store, update };
@@ -59,6 +70,9 @@ TILESIM_HOST_DEVICE constexpr const char* oob_kind_name(oob_kind k) {
     case oob_kind::outside_tensor: return "outside the tensor";
     case oob_kind::outside_buffer: return "outside the buffer";
     case oob_kind::validity_differs: return "pad validity differs from its vector's first element";
+    case oob_kind::unchecked_pad_side: return "past the unchecked side of a one-sided pad";
+    case oob_kind::ck_index_differs: return "CK's integer arithmetic gives another index";
+    case oob_kind::vector_differs: return "CK's vector rules give another vector width";
   }
   return "?";
 }
@@ -178,12 +192,13 @@ struct tile_window {
   TILESIM_HOST_DEVICE constexpr void load(distributed_tensor<T, C>& dst, Report&& report) const {
     require_room(dst);
     dst.encoding = encoding;
+    strict_walk<Report> walk{};
     for_each_access([&](const window_access<n_dim>& a) {
       value_type vec[max_vector];
       view.buffer.load(a.offset, traits.scalars_per_vector, vec, a.valid);
       const index_t d = encoding.d_of(a.y);
       for (index_t j = 0; j < traits.scalars_per_vector; ++j) dst[d + j * vector_d_stride_] = static_cast<T>(vec[j]);
-      check_vector(a, memory_op::load, report);
+      check_vector(a, memory_op::load, walk, report);
     });
   }
 
@@ -208,6 +223,17 @@ struct tile_window {
   }
 
  private:
+  // Strict mode's memory of one load's or store's walk: the previous access's coordinate and, per hidden dim,
+  // the last non-zero step a move gave it (what CK's modulo moves get wrong). Empty without a reporter.
+  struct walk_record {
+    coordinate_type previous{};
+    multi_index<View::descriptor_type::n_hidden> last_step{};
+  };
+  struct no_walk_record {};
+  template <class Report>
+  using strict_walk =
+      std::conditional_t<std::is_same_v<std::remove_cvref_t<Report>, no_oob_check>, no_walk_record, walk_record>;
+
   TILESIM_HOST_DEVICE constexpr multi_index<max_y> element_y(multi_index<max_y> y, index_t j) const {
     y[traits.vector_dim_y] += j;
     return y;
@@ -222,11 +248,12 @@ struct tile_window {
   template <class T, index_t C, class Report>
   TILESIM_HOST_DEVICE constexpr void write(const distributed_tensor<T, C>& src, memory_op op, Report& report) const {
     require_room(src);
+    strict_walk<Report> walk{};
     for_each_access([&](const window_access<n_dim>& a) {
       value_type vec[max_vector];
       const index_t d = encoding.d_of(a.y);
       for (index_t j = 0; j < traits.scalars_per_vector; ++j) vec[j] = static_cast<value_type>(src[d + j * vector_d_stride_]);
-      check_vector(a, op, report);
+      check_vector(a, op, walk, report);
       if (op == memory_op::store)
         view.buffer.store(a.offset, traits.scalars_per_vector, vec, a.valid);
       else
@@ -234,17 +261,35 @@ struct tile_window {
     });
   }
 
+  // Strict mode: what holds for every element of one access.
+  struct element_flags {
+    bool vector_differs;        // CK's vector rules choose another vector Y or width for this window
+    bool moved_elsewhere_in_ck;  // CK's moves on the way here (modulo's doubled step) left its offset elsewhere
+  };
+
   // Strict mode: the checks of every element of access a (nothing at all for no_oob_check).
-  template <class Report>
-  TILESIM_HOST_DEVICE constexpr void check_vector(const window_access<n_dim>& a, memory_op op, Report& report) const {
-    if constexpr (!std::is_same_v<std::remove_cvref_t<Report>, no_oob_check>)
-      for (index_t j = 0; j < traits.scalars_per_vector; ++j) check_element(a, j, element_y(a.y, j), op, report);
+  template <class Walk, class Report>
+  TILESIM_HOST_DEVICE constexpr void check_vector(const window_access<n_dim>& a, memory_op op, Walk& walk,
+                                                  Report& report) const {
+    if constexpr (!std::is_same_v<std::remove_cvref_t<Report>, no_oob_check>) {
+      // The walk so far: access a's coordinate is the previous one moved (move == make), so the hidden
+      // difference is the step CK's move gave each hidden dim.
+      const coordinate_type c = view.desc.make_coordinate(a.top);
+      if (a.index > 0)
+        for (int k = 0; k < walk.last_step.size(); ++k)
+          if (c.hidden[k] != walk.previous.hidden[k]) walk.last_step[k] = c.hidden[k] - walk.previous.hidden[k];
+      walk.previous = c;
+      const element_flags f{!(choose_vector(encoding, view.desc.ck_top_vectors()) ==
+                              vector_choice{traits.vector_dim_y, traits.scalars_per_vector}),
+                            a.valid && view.desc.ck_moves_differ(c, walk.last_step)};
+      for (index_t j = 0; j < traits.scalars_per_vector; ++j) check_element(a, j, element_y(a.y, j), op, f, report);
+    }
   }
 
   // Strict mode: the checks of element j of access a.
   template <class Report>
-  TILESIM_HOST_DEVICE constexpr void check_element(const window_access<n_dim>& a, index_t j,
-                                                   const multi_index<max_y>& y, memory_op op, Report& report) const {
+  TILESIM_HOST_DEVICE constexpr void check_element(const window_access<n_dim>& a, index_t j, const multi_index<max_y>& y,
+                                                   memory_op op, element_flags f, Report& report) const {
     if constexpr (!std::is_same_v<std::remove_cvref_t<Report>, no_oob_check>) {
       const multi_index<n_dim> x = x_of(y), top = origin_ + x, view_lengths = view.desc.lengths();
       const index_t offset = a.offset + j;
@@ -257,7 +302,11 @@ struct tile_window {
       if (!in_window) emit(oob_kind::outside_window);
       if (!in_tensor) emit(oob_kind::outside_tensor);
       if (a.valid && (offset < 0 || offset >= view.buffer.size())) emit(oob_kind::outside_buffer);
-      if (view.desc.is_valid(view.desc.make_coordinate(top)) != a.valid) emit(oob_kind::validity_differs);
+      const coordinate_type c = view.desc.make_coordinate(top);
+      if (view.desc.is_valid(c) != a.valid) emit(oob_kind::validity_differs);
+      if (a.valid && view.desc.beyond_unchecked_pad_side(c)) emit(oob_kind::unchecked_pad_side);
+      if (a.valid && (f.moved_elsewhere_in_ck || view.desc.ck_index_differs(c))) emit(oob_kind::ck_index_differs);
+      if (f.vector_differs) emit(oob_kind::vector_differs);
     }
   }
 };
