@@ -497,6 +497,29 @@ TEST_CASE("encoding warp-raked --vector 8: the §3.4 rows, one 8-wide access per
   CHECK(contains(cut.out, "(192 more threads of P not shown; --max-threads 0 shows all 256)"));
 }
 
+TEST_CASE("encoding warp-raked --threads 256 --rows 16 --cols 32 --vec-size 8: CK 2025's clamp, X1 = 2") {
+  // CK: static_encoding_pattern.hpp (2025, TileDistributionEncodingPattern2D<256, 16, 32, 8, warp_raked>):
+  // LargestVec = 32*16/256 = 2, X1 = 2, X0 = 16, Y2 = 4, Y0 = 4, Y1 = 1.
+  const result r = run_tilesim({"encoding", "warp-raked", "--threads", "256", "--rows", "16", "--cols", "32",
+                                "--vec-size", "8", "--vector", "8", "--max-threads", "0"});
+  CHECK(r.code == 0);
+  CHECK(r.err.empty());
+  CHECK(spelling_of(r.out) ==
+        "tile_distribution_encoding<sequence<1>, tuple<sequence<4, 1, 4>, sequence<16, 2>>, tuple<sequence<1>, "
+        "sequence<1, 2>>, tuple<sequence<0>, sequence<2, 0>>, sequence<1, 2>, sequence<1, 1>>");
+  for (const char* s :
+       {"X1 = min(VecSize 8, rows*cols/threads = 2) = 2 (CK 2025 clamps); X0 = cols/X1 = 16 lanes per row; rows per "
+        "warp = warp size/X0 = 4; warps = 256/64 = 4; iterations = rows/(4*4) = 1",
+        "row = 4*warp + 4*y0 + lane/16  (a warp's rows are adjacent), col = 2*(lane%16) + y1",
+        "vector Y dim: Y1 = H1[1], the last H component of X1: gcd(8, 2) = 2 scalars per vector",
+        "coverage: each of the 512 elements is held by exactly 1 thread"})
+    CHECK_MESSAGE(contains(r.out, s), s);
+  using cells = std::vector<std::string>;
+  CHECK(encoding_row(r.out, {0, 0}).cells == cells{"(0, 0..1)"});
+  CHECK(encoding_row(r.out, {0, 17}).cells == cells{"(1, 2..3)"});
+  CHECK(encoding_row(r.out, {3, 63}).cells == cells{"(15, 30..31)"});
+}
+
 TEST_CASE("encoding block-raked and thread-raked: the row formulas of patterns.hpp, read from the table") {
   const result b = run_tilesim({"encoding", "block-raked", "--rows", "128", "--vector", "8", "--max-threads", "0"});
   CHECK(b.code == 0);
@@ -675,7 +698,9 @@ TEST_CASE("encoding: bad launches, pattern parameters and options exit 2 with on
   check_rejected({"encoding", "mfma-32x32x8-c", "--warp-size", "32"}, {"P lanes = 64, threads = 32, warp size = 32"});
   check_rejected({"encoding", "warp-raked", "--cols", "30"},
                  {"encoding pattern: every split must be exact", "(cols = 30, vector = 8)"});
-  check_rejected({"encoding", "block-raked", "--rows", "32"}, {"(rows = 32, rows per pass = threads/X0 = 64)"});
+  check_rejected({"encoding", "block-raked", "--rows", "96"}, {"(rows = 96, rows per pass = threads/X0 = 64)"});
+  check_rejected({"encoding", "warp-raked", "--rows", "16", "--cols", "22", "--vec-size", "11", "--threads", "64"},
+                 {"(cols = 22, X1 = min(vector, rows*cols/threads) = 5)"});
   check_rejected({"encoding", "thread-raked", "--threads", "200"}, {"(threads = 200, warp size = 64)"});
   check_rejected({"encoding"}, {"encoding needs a NAME or --encoding TEXT", "docs-4x4 warp-raked"});
   check_rejected({"encoding", "zigzag"}, {"unknown encoding 'zigzag'", "mfma-32x32x8-a"});

@@ -105,11 +105,14 @@ built_encoding build_pattern(const options& o, raking kind) {
   b.about.push_back(std::string("CK's ") + raking_name(kind) + " 2-D pattern (static_encoding_pattern.hpp; " + factory +
                     "): BlockSize " + num(p.threads) + ", warp size " + num(p.warp_size) + ", YPerTile " + num(p.rows) +
                     " x XPerTile " + num(p.cols) + ", VecSize " + num(p.vector));
-  b.about.push_back("X1 = VecSize = " + num(p.vector) + "; X0 = cols/X1 = " + num(x0) +
-                    " lanes per row; rows per warp = warp size/X0 = " + num(rpw) + "; warps = " + num(p.threads) + "/" +
-                    num(p.warp_size) + " = " + num(w) + "; iterations = rows/(" + num(rpw) + "*" + num(w) +
-                    ") = " + num(it));
-  const std::string lane_row = "lane/" + num(x0), col = "col = " + num(p.vector) + "*(lane%" + num(x0) + ") + y1";
+  // CK 2025 clamps the vector to the elements each thread holds (patterns.hpp, SOURCE AND LIMITS).
+  const std::string x1 = p.x1() == p.vector ? "X1 = VecSize = " + num(p.vector)
+                                            : "X1 = min(VecSize " + num(p.vector) + ", rows*cols/threads = " +
+                                                  num(p.largest_vector()) + ") = " + num(p.x1()) + " (CK 2025 clamps)";
+  b.about.push_back(x1 + "; X0 = cols/X1 = " + num(x0) + " lanes per row; rows per warp = warp size/X0 = " + num(rpw) +
+                    "; warps = " + num(p.threads) + "/" + num(p.warp_size) + " = " + num(w) + "; iterations = rows/(" +
+                    num(rpw) + "*" + num(w) + ") = " + num(it));
+  const std::string lane_row = "lane/" + num(x0), col = "col = " + num(p.x1()) + "*(lane%" + num(x0) + ") + y1";
   std::string row;
   switch (kind) {
     case raking::thread:  // H0 = <warps, rows_per_warp, iterations>
@@ -136,8 +139,10 @@ std::vector<encoding_entry> make_registry() {
         {int_option("threads", "BlockSize: threads in the block, also the launch", 256, 1, max_launch),
          int_option("rows", "YPerTile: rows of the tile (x0)", 64, 1, side_max),
          int_option("cols", "XPerTile: columns of the tile (x1), contiguous in memory", 32, 1, side_max),
-         int_option("vec-size", "VecSize: elements per access along cols (X1 = the vector Y's length)", 8, 1,
-                    side_max)},
+         int_option("vec-size",
+                    "VecSize: elements per access along cols; X1 = min(VecSize, rows*cols/threads) is the vector Y's "
+                    "length (CK 2025)",
+                    8, 1, side_max)},
         [kind](const options& o) { return build_pattern(o, kind); }};
   };
   return {

@@ -60,7 +60,7 @@
   X(window_vector_too_long, "tile_window: one vector access may move at most 64 elements") \
   X(encoding_embed_p_count, "encoding embed: outer and inner need 1 P dim each (the outer's becomes the warp, the inner's the lane)") \
   X(encoding_reduce_every_dim, "encoding reduce: at least one X dim must remain") \
-  X(pattern_not_dividing, "encoding pattern: every split must be exact: vector | cols, cols/vector | warp size, warp size | threads, threads/(cols/vector) | rows") \
+  X(pattern_not_dividing, "encoding pattern: every split must be exact: vector | cols, warp size | threads, X1 = min(vector, rows*cols/threads) >= 1, X1 | cols, cols/X1 | warp size, threads/(cols/X1) | rows") \
   X(tile_not_dividing, "tiling: the tile side must divide the lengths it tiles")                            \
   X(tile_too_large, "tiling: the tile side is above the layout's fixed capacity")                          \
   X(launch_split_not_exact, "program: the work must split exactly over the launch (the values say which split)")

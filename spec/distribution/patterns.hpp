@@ -6,7 +6,7 @@
 // `vector` elements per access. All three patterns split cols the same way and differ only in where the
 // per-thread iteration sits among the row components:
 //
-//   X1 = vector                   elements of one access along cols (H1[1], always Y1: the vector Y)
+//   X1 = min(vector, rows*cols/threads)   elements of one access along cols (H1[1], always Y1: the vector Y)
 //   X0 = cols / X1                lanes across one row (H1[0], always the low part of the lane)
 //   rows_per_warp = warp_size/X0  rows one warp covers in one pass (the high part of the lane)
 //   warps = threads / warp_size   (P0 = warp)
@@ -27,12 +27,19 @@
 // CK names the three H0 lengths Y0, Y1, Y2 in declaration order, so its Y1/Y2 mean different things per pattern
 // (warp_raked: Y0 = warps, Y1 = iterations, Y2 = rows_per_warp, as in the reference §3.4).
 //
-// SOURCE AND LIMITS. CK's static_encoding_pattern.hpp (2025), read in three versions: tilesim follows the form
-// whose static_asserts require every split to be exact and which takes X1 = VecSize as given. Later forms
-// (rocm-libraries) clamp X1 = min(VecSize, rows*cols/threads), cap X0 at warp_size with a column iteration
-// X2 = cols/(X0*X1), and add a NumWaveGroups > 1 variant of thread_raked; none of that is modelled. Wherever
-// tilesim accepts the parameters, those forms give the same encoding with one wave group: exact splits imply
-// VecSize <= rows*cols/threads and cols/VecSize <= warp_size, so the clamps change nothing and X2 = 1.
+// SOURCE AND LIMITS. CK's static_encoding_pattern.hpp, read in three versions. The 2025 form (ROCm/
+// composable_kernel e55b1548, TileDistributionEncodingPattern2D) clamps the vector to what each thread holds,
+// LargestVec = (XPerTile * YPerTile) / (num_warps * warp_size), X1 = min(VecSize, LargestVec), then splits
+// exactly as above; tilesim follows it. Where X1 = VecSize (LargestVec >= VecSize) the older unclamped form
+// gives the same encoding, so only parameters it refused change. CLAMPED EXAMPLE: warp_raked, 256 threads,
+// warp 64, 16 x 32, VecSize 8: LargestVec = 16*32/256 = 2, so X1 = 2, X0 = 16, rows_per_warp = 4, warps = 4,
+// iterations = 1 (H0 = <4, 1, 4>, H1 = <16, 2>): each thread holds 2 elements, one 2-wide access.
+// Refused, with the split named: X1 = 0 (fewer elements than threads; CK divides by zero) and X1 not dividing
+// cols (the 2025 form then builds an encoding whose X0 * X1 < cols columns silently miss the rest, e.g. 64
+// threads, 16 x 22, VecSize 11: X1 = 5, X0 = 4 covers 20 columns; rocm-libraries' newest asserts
+// X0 * X1 * X2 == XPerTile). Not modelled: the newest form's cap X0 <= warp_size with a column iteration
+// X2 = cols/(X0*X1), and thread_raked's NumWaveGroups > 1 variant; tilesim refuses cols/X1 > warp_size, where
+// the 2025 form's static_assert fails too.
 //
 // WORKED EXAMPLE (§3.4): warp_raked, 256 threads, warp 64, 64 x 32, vector 8: X1 = 8, X0 = 4, rows_per_warp = 16,
 // warps = 4, iterations = 1; row = 16*warp + lane/4, col = 8*(lane%4) + y1:
@@ -44,10 +51,10 @@
 //      (0,63)      row 15, cols 24-31
 //      (3,63)      row 63, cols 24-31
 //
-// INVARIANTS: a pattern exists only when vector | cols, X0 | warp_size, warp_size | threads and
-// rows_per_warp * warps | rows (rule pattern_not_dividing names the failed split); then each of the rows x cols
-// elements is owned by exactly one (warp, lane, y), and each thread holds iterations * vector elements
-// (patterns.test.cpp checks both for all three patterns).
+// INVARIANTS: a pattern exists only when vector | cols, warp_size | threads, X1 >= 1, X1 | cols, X0 | warp_size
+// and rows_per_warp * warps | rows (rule pattern_not_dividing names the failed split); then each of the
+// rows x cols elements is owned by exactly one (warp, lane, y), and each thread holds iterations * X1 elements
+// (patterns.test.cpp checks both for all three patterns; props/ck_conformance.props.cpp for clamped ones).
 #pragma once
 
 #include "spec/distribution/encoding.hpp"
@@ -63,9 +70,18 @@ struct raked_pattern {
   raking kind = raking::warp;
   index_t threads = 256, warp_size = 64, rows = 64, cols = 32, vector = 8;
 
-  TILESIM_HOST_DEVICE constexpr index_t x1() const { return vector; }
-  // Lanes across one row: 32 cols / vector 8 = 4.
-  TILESIM_HOST_DEVICE constexpr index_t x0() const { return cols / vector; }
+  // Elements each thread holds (CK's LargestVec): 64 * 32 / (4 * 64) = 8.
+  TILESIM_HOST_DEVICE constexpr index_t largest_vector() const {
+    const index_t block = warps() * warp_size;
+    return block < 1 ? 0 : rows * cols / block;  // check() keeps rows * cols within 2^40
+  }
+  // The vector actually accessed: min(VecSize 8, LargestVec 8) = 8; 16 x 32 on 256 threads: min(8, 2) = 2.
+  TILESIM_HOST_DEVICE constexpr index_t x1() const {
+    const index_t largest = largest_vector();
+    return vector < largest ? vector : largest;
+  }
+  // Lanes across one row: 32 cols / X1 8 = 4.
+  TILESIM_HOST_DEVICE constexpr index_t x0() const { return cols / x1(); }
   // Rows a warp covers in one pass: 64 / 4 = 16.
   TILESIM_HOST_DEVICE constexpr index_t rows_per_warp() const { return warp_size / x0(); }
   TILESIM_HOST_DEVICE constexpr index_t warps() const { return threads / warp_size; }
@@ -81,13 +97,21 @@ struct raked_pattern {
       if (p.value < 1) return broken_unless(false, rule::length_not_positive, where, p);
     for (const named_value& p : params)
       if (p.value > max_extent) return broken_unless(false, rule::extent_too_large, where, p);
+    if (rows > max_extent / cols)
+      return broken_unless(false, rule::extent_too_large, where, {"rows", rows}, {"cols", cols});
     if (cols % vector != 0)
       return broken_unless(false, rule::pattern_not_dividing, where, {"cols", cols}, {"vector", vector});
-    if (warp_size % x0() != 0)
-      return broken_unless(false, rule::pattern_not_dividing, where, {"warp size", warp_size},
-                           {"X0 = cols/vector", x0()});
     if (threads % warp_size != 0)
       return broken_unless(false, rule::pattern_not_dividing, where, {"threads", threads}, {"warp size", warp_size});
+    if (x1() < 1)
+      return broken_unless(false, rule::pattern_not_dividing, where, {"rows", rows}, {"cols", cols},
+                           {"threads", threads}, {"X1 = min(vector, rows*cols/threads)", 0});
+    if (cols % x1() != 0)
+      return broken_unless(false, rule::pattern_not_dividing, where, {"cols", cols},
+                           {"X1 = min(vector, rows*cols/threads)", x1()});
+    if (warp_size % x0() != 0)
+      return broken_unless(false, rule::pattern_not_dividing, where, {"warp size", warp_size},
+                           {"X0 = cols/X1", x0()});
     if (rows % (threads / x0()) != 0)  // threads / X0 == rows_per_warp * warps, without the overflow
       return broken_unless(false, rule::pattern_not_dividing, where, {"rows", rows},
                            {"rows per pass = threads/X0", threads / x0()});

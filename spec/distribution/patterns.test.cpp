@@ -125,22 +125,64 @@ TEST_CASE("raked patterns reject a split that is not exact, naming the split and
   auto [r1, m1] = error_of([] { (void)make_warp_raked_encoding(256, 64, 64, 30, 8); });
   CHECK(r1 == rule::pattern_not_dividing);
   CHECK(m1 ==
-        "tilesim: encoding pattern: every split must be exact: vector | cols, cols/vector | warp size, warp size | "
-        "threads, threads/(cols/vector) | rows (cols = 30, vector = 8)");
-  auto [r2, m2] = error_of([] { (void)make_block_raked_encoding(256, 64, 64, 24, 8); });
+        "tilesim: encoding pattern: every split must be exact: vector | cols, warp size | threads, X1 = min(vector, "
+        "rows*cols/threads) >= 1, X1 | cols, cols/X1 | warp size, threads/(cols/X1) | rows (cols = 30, vector = 8)");
+  auto [r2, m2] = error_of([] { (void)make_block_raked_encoding(256, 64, 96, 24, 8); });
   CHECK(r2 == rule::pattern_not_dividing);
-  CHECK(m2.ends_with("(warp size = 64, X0 = cols/vector = 3)"));
+  CHECK(m2.ends_with("(warp size = 64, X0 = cols/X1 = 3)"));
   auto [r3, m3] = error_of([] { (void)make_thread_raked_encoding(200, 64, 64, 32, 8); });
   CHECK(r3 == rule::pattern_not_dividing);
   CHECK(m3.ends_with("(threads = 200, warp size = 64)"));
-  auto [r4, m4] = error_of([] { (void)make_warp_raked_encoding(256, 64, 32, 32, 8); });
+  auto [r4, m4] = error_of([] { (void)make_warp_raked_encoding(256, 64, 96, 32, 8); });
   CHECK(r4 == rule::pattern_not_dividing);
-  CHECK(m4.ends_with("(rows = 32, rows per pass = threads/X0 = 64)"));
+  CHECK(m4.ends_with("(rows = 96, rows per pass = threads/X0 = 64)"));
+  // The clamp's own refusals: fewer elements than threads (CK's X1 = 0 divides by zero), and an X1 that does
+  // not divide cols (CK's 2025 form silently covers 4 * 5 = 20 of the 22 columns).
+  auto [r6, m6] = error_of([] { (void)make_warp_raked_encoding(256, 64, 4, 32, 8); });
+  CHECK(r6 == rule::pattern_not_dividing);
+  CHECK(m6.ends_with("(rows = 4, cols = 32, threads = 256, X1 = min(vector, rows*cols/threads) = 0)"));
+  auto [r7, m7] = error_of([] { (void)make_warp_raked_encoding(64, 64, 16, 22, 11); });
+  CHECK(r7 == rule::pattern_not_dividing);
+  CHECK(m7.ends_with("(cols = 22, X1 = min(vector, rows*cols/threads) = 5)"));
+  CHECK(error_of([] { (void)make_warp_raked_encoding(256, 64, index_t{1} << 30, index_t{1} << 20, 8); }).first ==
+        rule::extent_too_large);  // rows * cols past 2^40
   auto [r5, m5] = error_of([] { (void)make_warp_raked_encoding(256, 64, 64, 32, 0); });
   CHECK(r5 == rule::length_not_positive);
   CHECK(m5 == "tilesim: encoding pattern: every length must be >= 1 (vector = 0)");
   CHECK(error_of([] { (void)make_warp_raked_encoding(256, index_t{1} << 41, 64, 32, 8); }).first ==
         rule::extent_too_large);
+}
+
+TEST_CASE("warp_raked 256 threads, 16 x 32, VecSize 8: CK 2025 clamps X1 to 2 elements per thread and builds it") {
+  // CK: static_encoding_pattern.hpp (ROCm/composable_kernel e55b1548, TileDistributionEncodingPattern2D<...,
+  // warp_raked>): LargestVec = (32 * 16) / (4 * 64) = 2, X1 = VecSize > LargestVec ? LargestVec : VecSize = 2,
+  // X0 = 32 / 2 = 16, Y2 = 64 / 16 = 4, Y0 = 4 warps, Y1 = 16 / (4 * 4) = 1: tile_distribution_encoding<
+  // sequence<1>, tuple<sequence<4, 1, 4>, sequence<16, 2>>, ...>. The unclamped form refused it.
+  const raked_pattern p{raking::warp, 256, 64, 16, 32, 8};
+  CHECK(p.largest_vector() == 2);
+  CHECK(p.x1() == 2);
+  CHECK(p.x0() == 16);
+  CHECK(p.rows_per_warp() == 4);
+  CHECK(p.iterations() == 1);
+  const enc e = p.encoding();
+  CHECK(e.ck_spelling() ==
+        "tile_distribution_encoding<sequence<1>, tuple<sequence<4, 1, 4>, sequence<16, 2>>, tuple<sequence<1>, "
+        "sequence<1, 2>>, tuple<sequence<0>, sequence<2, 0>>, sequence<1, 2>, sequence<1, 1>>");
+  CHECK(e.elements_per_thread() == 2);
+  // row = 4*warp + lane/16, col = 2*(lane%16) + y1.
+  for (index_t w = 0; w < 4; ++w)
+    for (index_t l = 0; l < 64; ++l)
+      for (index_t y1 = 0; y1 < 2; ++y1) CHECK(x2(e, w, l, {0, y1}) == xy{4 * w + l / 16, 2 * (l % 16) + y1});
+  for (raking k : {raking::thread, raking::warp, raking::block}) {
+    const coverage c = cover(raked_pattern{k, 256, 64, 16, 32, 8}.encoding());
+    CHECK(c.visits == 512);
+    CHECK(c.distinct == 512);
+    CHECK(c.inside);
+  }
+  // block_raked, 64 x 24, VecSize 8: LargestVec 6, X1 = 6 (CK 2025 builds a 6-element access), X0 = 4.
+  const raked_pattern b{raking::block, 256, 64, 64, 24, 8};
+  CHECK(b.x1() == 6);
+  CHECK(cover(b.encoding()).distinct == 64 * 24);
 }
 
 TEST_CASE("reference example A (docs 4x4): x0 = 2*warp + y0, x1 = 2*lane + y1; lane 5 sits at (0, 10)") {
