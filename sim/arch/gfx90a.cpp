@@ -15,6 +15,10 @@ const arch_table& gfx90a_table() {
         cdna3_lds_tables("gfx90a", "AMD CDNA2 (MI200): 64 lanes, 32 banks x 4 B; phase groups assumed = gfx942");
     for (lds_phase_rule& r : a.lds_rules)
       r.evidence = "assumed, not measured: the gfx942 table (no CDNA2 table in any source)";
+    // Issue as gfx942 (4 SIMD16 per CU), but CDNA2's matrix cores are half as fast: v_mfma_f32_16x16x16_f16 is 8
+    // passes (32 clocks), 32x32x8 16 (CDNA3 ISA guide's CDNA2 column; MI250X's 383 TFLOPS dense fp16 at 220 CUs
+    // and 1.7 GHz is 512 FMAs per clock per CU): 16 clocks per 2048 multiply-adds. Latency assumed.
+    a.issue = {4, {4, 4, 8, 16}, 8, "CDNA2: 4 SIMD16 per CU, MFMA passes (CDNA3 ISA guide); latency assumed"};
     a.occupancy = {110, 2048, 32, 64 * 1024, 131072,
                    "MI250X: 110 CUs per GCD, 64 KiB LDS per CU (CDNA2 white paper); 4 x 512 VGPRs of 64 lanes per CU"};
     return arch_data::finish_arch_table(std::move(a));

@@ -72,8 +72,10 @@ arch_table cdna3_lds_tables(std::string_view name, std::string_view description)
   // Issue: 4 SIMDs per CU, each 16 lanes wide, so a wave64 VALU instruction takes 4 clocks (AMD CDNA3 ISA
   // reference guide, "Compute unit"; CDNA3 white paper). Integer the same (assumed); dependent VALU latency of
   // 8 clocks assumed, not measured (two passes of a 4-clock instruction). A shuffle (ds_bpermute_b32, through
-  // the LDS crossbar) assumed 8 clocks; matrix 16 (MFMA is not modelled yet: a placeholder).
-  a.issue = {4, {4, 4, 8, 16}, 8, "CDNA3 ISA guide (4 SIMD16 per CU: 4 clocks per wave64 VALU op); latency assumed"};
+  // the LDS crossbar) assumed 8 clocks. Matrix: 8 clocks per 2048 multiply-adds: v_mfma_f32_16x16x16_f16 is 4
+  // passes of 4 clocks, v_mfma_f32_32x32x8_f16 8 passes (CDNA3 ISA guide, MFMA table), i.e. 1024 fp16 FMAs per
+  // clock per CU, MI300X's 1307 TFLOPS dense fp16 peak at 304 CUs and 2.1 GHz (CDNA3 white paper).
+  a.issue = {4, {4, 4, 8, 8}, 8, "CDNA3 ISA guide (4 SIMD16 per CU: 4 clocks per wave64 VALU op; MFMA passes); latency assumed"};
   // Assumed, not measured: no published per-CU L2 latency / bandwidth figures were found for CDNA3 in the
   // reference; the sm90 structure with 64 B per clock per CU from L2 (2 sectors) and 500 clocks of latency.
   a.global = {500, 120, 2, 1e9, 2, 2, 0, 0, "assumed, not measured (no CDNA3 global-memory measurements)"};

@@ -18,7 +18,8 @@ enum class alu_op : int {
   fma = 0,      // floating-point arithmetic (FFMA, FADD, FMUL, v_fma_f32)
   integer = 1,  // index and address arithmetic, bit manipulation (IMAD, LOP3, SHF, v_add_u32)
   shuffle = 2,  // a warp shuffle (SHFL, ds_bpermute): stated by the context's shuffles themselves
-  matrix = 3,   // a warp-wide matrix instruction (mma.sync / HMMA): stated by mma_m16n8k16 itself
+  matrix = 3,   // warp-wide matrix work in units of 2048 multiply-adds (one mma.sync m16n8k16; an MFMA 16x16x16
+                // is 2, 32x32x8 is 4): stated by the context's mma / mfma themselves
 };
 inline constexpr int alu_op_count = 4;
 
