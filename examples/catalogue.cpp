@@ -10,6 +10,7 @@
 #include "examples/gemm/mma_gemm_variants.hpp"
 #include "examples/lds_index_swap/lds_index_swap_variants.hpp"
 #include "examples/morton/morton_variants.hpp"
+#include "examples/synthesized/synthesized_variants.hpp"
 #include "sim/report/text_columns.hpp"
 
 namespace tilesim::examples {
@@ -23,6 +24,7 @@ std::vector<variant> all_variants() {
   add(gemm_variants());
   add(mma_gemm_variants());
   add(conv_variants());
+  add(synthesized_variants());
   return all;
 }
 

@@ -84,6 +84,16 @@ const pinned table[] = {
       {"conv", "sliding, NHWC 2x8x8x4 3x3 -> 8", "gfx942", 0, 0, 720, 4176},
       {"conv", "im2col, NHWC 2x8x8x4 3x3 -> 8", "sm90", 0, 0, 1044, 1764},
       {"conv", "im2col, NHWC 2x8x8x4 3x3 -> 8", "gfx942", 0, 0, 720, 1098},
+      {"synthesized", "hand ck-xor 2025, mfma read", "gfx942", 128, 128, 512, 512},
+      {"synthesized", "synth Swizzle<2,3,3>, mfma read", "gfx942", 128, 128, 512, 512},
+      {"synthesized", "hand ck-xor 2025, mfma read", "gfx950", 96, 96, 512, 512},
+      {"synthesized", "synth Swizzle<2,3,4>, mfma read", "gfx950", 96, 96, 512, 512},
+      {"synthesized", "hand derived Swizzle<2,3,2> 64x32, down-rows read", "sm90", 64, 96, 256, 256},
+      {"synthesized", "synth Swizzle<2,3,3> 64x32, down-rows read", "sm90", 64, 64, 256, 256},
+      {"synthesized", "hand row-major 128x64, down-rows read", "sm90", 256, 640, 1024, 1024},
+      {"synthesized", "synth Swizzle<2,4,2> 128x64, down-rows read", "sm90", 256, 256, 1024, 1024},
+      {"synthesized", "hand row-major 64x128, down-rows read", "sm90", 256, 384, 1024, 1024},
+      {"synthesized", "synth Swizzle<1,5,2> 64x128, down-rows read", "sm90", 256, 256, 1024, 1024},
 };
 
 }  // namespace

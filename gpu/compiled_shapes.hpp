@@ -84,6 +84,21 @@ constexpr copy_shape cute_swizzle_tile(index_t width, int bits, index_t lane_row
   return {p, 256, wave, 1};
 }
 
+// examples/synthesized's sm90 cases: rows x cols fp16, vector 8, lanes_down_rows, Swizzle<b, m, s> or row-major, grid 1.
+constexpr copy_shape synthesized_tile(index_t rows, index_t cols, copy_lds_layout layout, int b = -1, int m = -1,
+                                      int s = -1, index_t wave = sm90_wave) {
+  copy_params p;
+  p.rows = rows;
+  p.cols = cols;
+  p.vector = 8;
+  p.read = copy_read_order::lanes_down_rows;
+  p.layout = layout;
+  p.swizzle_bits = b;
+  p.swizzle_base = m;
+  p.swizzle_shift = s;
+  return {p, 256, wave, 1};
+}
+
 inline constexpr copy_shape copy_fp16_shapes[] = {
     builtin_copy(64, 32, 8, copy_lds_layout::row_major),
     builtin_copy(64, 32, 8, copy_lds_layout::padded),
@@ -103,6 +118,13 @@ inline constexpr copy_shape copy_fp16_shapes[] = {
     cute_swizzle_tile(16, -1),
     cute_swizzle_tile(16, 1),
     cute_swizzle_tile(32, 2),  // (its row-major 8x32 baseline is lds-index-swap's row-major shape, above)
+    // examples/synthesized's sm90 cases: lanes_down_rows reads, one workgroup (B < 0: the copy program derives it)
+    synthesized_tile(64, 32, copy_lds_layout::cute_swizzle, -1, -1, -1),
+    synthesized_tile(64, 32, copy_lds_layout::cute_swizzle, 2, 3, 3),
+    synthesized_tile(128, 64, copy_lds_layout::row_major),
+    synthesized_tile(128, 64, copy_lds_layout::cute_swizzle, 2, 4, 2),
+    synthesized_tile(64, 128, copy_lds_layout::row_major),
+    synthesized_tile(64, 128, copy_lds_layout::cute_swizzle, 1, 5, 2),
 };
 
 inline constexpr copy_shape copy_fp32_shapes[] = {

@@ -37,6 +37,7 @@ std::vector<copy_case> synthesized_cases() {
   const auto mfma = tile(128, 32, copy_read_order::gemm_operand);
   const auto down = tile(64, 32, copy_read_order::lanes_down_rows);
   const auto wide = tile(128, 64, copy_read_order::lanes_down_rows);
+  const auto wider = tile(64, 128, copy_read_order::lanes_down_rows);
   programs::copy_params derived = down;
   derived.layout = copy_lds_layout::cute_swizzle;  // B, M, S derived by the copy program: <2,3,2>
   return {
@@ -48,6 +49,8 @@ std::vector<copy_case> synthesized_cases() {
       {"synth Swizzle<2,3,3> 64x32, down-rows read", "sm90", swizzled(down, 2, 3, 3), 256},
       {"hand row-major 128x64, down-rows read", "sm90", wide, 256},
       {"synth Swizzle<2,4,2> 128x64, down-rows read", "sm90", swizzled(wide, 2, 4, 2), 256},
+      {"hand row-major 64x128, down-rows read", "sm90", wider, 256},
+      {"synth Swizzle<1,5,2> 64x128, down-rows read", "sm90", swizzled(wider, 1, 5, 2), 256},
   };
 }
 

@@ -8,6 +8,7 @@
 //   sm90   64 x 32 fp16, lanes down the rows    hand: the copy program's derived Swizzle<2,3,2> (96, 2-way reads)
 //                                               synth: Swizzle<2,3,3>   64 = ideal
 //   sm90   128 x 64 fp16, lanes down the rows   hand: row-major (640)        synth: Swizzle<2,4,2>   256 = ideal
+//   sm90   64 x 128 fp16, lanes down the rows   hand: row-major (384)        synth: Swizzle<1,5,2>   256 = ideal
 // The synthesized ones are simpler than CK's (2 XOR-ed bits instead of 3 on gfx942) or fix what the derived
 // rule misses (on 64 x 32 the key must come from row bits 1-2, one bit higher than <2,3,2> takes it).
 //

@@ -8,6 +8,7 @@
 #include "examples/gemm/mma_gemm_variants.hpp"
 #include "examples/lds_index_swap/lds_index_swap_variants.hpp"
 #include "examples/morton/morton_variants.hpp"
+#include "examples/synthesized/synthesized_variants.hpp"
 #include "gpu/crosscheck/crosscheck.hpp"
 #include "sim/arch/arch.hpp"
 #include "sim/programs/gemm_tile_run.hpp"
@@ -132,6 +133,8 @@ std::vector<crosscheck_point> example_points() {
       add(program_kind::mma_gemm_f16, "gemm", c.name, programs::mma_gemm_workgroups(c.params), c.block)->mma_gemm = c.params;
   for (const examples::conv_case& c : examples::conv_cases())
     if (c.arch == "sm90") add(program_kind::conv_f32, "conv", c.name, c.grid, c.block)->conv = c.params;
+  for (const examples::copy_case& c : examples::synthesized_cases())
+    if (c.arch == "sm90") add(program_kind::copy_fp16, "synthesized", c.name, 1, c.block)->copy = c.params;
   return v;
 }
 

@@ -71,6 +71,12 @@ inline constexpr copy_config copy_instances[] = {
     copy_of(2, 128, 16, 8, read_kind::gemm_operand, 16, rm(128, 16)),
     copy_of(2, 128, 16, 8, read_kind::gemm_operand, 16, swizzled(128, 16, 1, 3, 3)),
     copy_of(2, 128, 32, 8, read_kind::gemm_operand, 16, swizzled(128, 32, 2, 3, 3)),
+    // example synthesized (sm90): lanes_down_rows; the derived <2,3,2> 64 x 32 is the built-in copy's entry above
+    copy_of(2, 64, 32, 8, read_kind::lanes_down_rows, 0, swizzled(64, 32, 2, 3, 3)),
+    copy_of(2, 128, 64, 8, read_kind::lanes_down_rows, 0, rm(128, 64)),
+    copy_of(2, 128, 64, 8, read_kind::lanes_down_rows, 0, swizzled(128, 64, 2, 4, 2)),
+    copy_of(2, 64, 128, 8, read_kind::lanes_down_rows, 0, rm(64, 128)),
+    copy_of(2, 64, 128, 8, read_kind::lanes_down_rows, 0, swizzled(64, 128, 1, 5, 2)),
 };
 
 // lds sweep: u32 32 x 32 v4, lanes_down_rows, 1024 reads.
