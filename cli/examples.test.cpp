@@ -27,19 +27,19 @@ TEST_CASE("examples --only gemm: one row per variant, a header, the totals line,
   CHECK(r.code == 0);
   CHECK(r.out.rfind("example  variant", 0) == 0);
   const std::vector<std::string> gemm = rows_of(r, "gemm");
-  CHECK(gemm.size() == 6);
+  CHECK(gemm.size() == 10);  // 6 tile-window GEMMs, 4 matrix-core GEMMs
   for (const std::string& row : gemm) CHECK(row.find("pass: C == Eigen (max |err| 0)") != std::string::npos);
-  CHECK(r.out.find("6 variants: 6 passed, 0 failed; 6 bank heat maps in " + dir + "/") != std::string::npos);
+  CHECK(r.out.find("10 variants: 10 passed, 0 failed; 10 bank heat maps in " + dir + "/") != std::string::npos);
   // The progress went to stderr, one line per variant (not a terminal), the table alone to stdout.
-  CHECK(r.err.find("[1/6] gemm row-major, 32x32x8 (sm90)") != std::string::npos);
-  CHECK(r.err.find("[6/6] gemm ck-xor, 32x32x8 (gfx942)") != std::string::npos);
+  CHECK(r.err.find("[ 1/10] gemm row-major, 32x32x8 (sm90)") != std::string::npos);
+  CHECK(r.err.find("[10/10] gemm mma.sync ck-xor 2025, 128x128x32 (sm90)") != std::string::npos);
   int svgs = 0;
   for (const auto& e : std::filesystem::directory_iterator(dir)) {
     CHECK(e.path().extension() == ".svg");
     CHECK(slurp(e.path().string()).rfind("<svg", 0) == 0);
     ++svgs;
   }
-  CHECK(svgs == 6);
+  CHECK(svgs == 10);
   CHECK(std::filesystem::exists(dir + "/gemm_ck-xor-32x32x8_gfx942.svg"));
   std::filesystem::remove_all(dir);
 }
@@ -98,5 +98,5 @@ TEST_CASE("README.md's main-job table is exactly what tilesim examples prints to
   const std::string table = r.out.substr(0, r.out.find("\n\n") + 2);
   CHECK(shown.substr(0, table.size()) == table);
   const std::string totals = r.out.substr(table.size());  // "57 variants: 57 passed, 0 failed\n"
-  CHECK(shown.substr(table.size()) == totals.substr(0, totals.size() - 1) + "; 39 bank heat maps in build-release/heatmaps/\n");
+  CHECK(shown.substr(table.size()) == totals.substr(0, totals.size() - 1) + "; 53 bank heat maps in build-release/heatmaps/\n");
 }
