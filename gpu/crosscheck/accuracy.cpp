@@ -35,8 +35,9 @@ std::string signed_percent(double v) {
 
 accuracy accuracy_of(const json_value& recording) {
   accuracy a;
-  // The same algorithm with another LDS layout: program, launch, global sectors, LDS instruction counts.
-  using family_key = std::tuple<std::string, std::string, double, double, double, double, double, double>;
+  // The same algorithm with another LDS layout: program, example, tile (copies: a 128 x 64 and a 64 x 128 tile
+  // move the same bytes), launch, global sectors, LDS instruction counts.
+  using family_key = std::tuple<std::string, std::string, index_t, index_t, double, double, double, double, double, double>;
   struct member {
     std::size_t row;
     long long excess;
@@ -55,7 +56,7 @@ accuracy accuracy_of(const json_value& recording) {
     row.verdict = s.report.verdict;
     const json_value& c = p["simulator"]["counters"];
     const std::string example = row.name.rfind("example ", 0) == 0 ? row.name.substr(0, row.name.find(':')) : "";
-    families[{row.program, example, p["launch"]["grid"].number(), p["launch"]["block"].number(), c["global_sectors_ld"].number(),
+    families[{row.program, example, point.copy.rows, point.copy.cols, p["launch"]["grid"].number(), p["launch"]["block"].number(), c["global_sectors_ld"].number(),
               c["global_sectors_st"].number(), c["lds_instructions_ld"].number(), c["lds_instructions_st"].number()}]
         .push_back({a.points.size(), s.report.excess});
     a.points.push_back(std::move(row));
