@@ -60,6 +60,7 @@
 #include "examples/gemm/gemm_variants.hpp"
 #include "examples/lds_index_swap/lds_index_swap_variants.hpp"
 #include "examples/morton/morton_variants.hpp"
+#include "examples/synthesized/synthesized_variants.hpp"
 #include "gpu/amd/amd_shapes.hpp"
 #include "sim/programs/copy_run.hpp"
 #include "sim/programs/gemm_tile_run.hpp"
@@ -746,6 +747,7 @@ TEST_CASE("amd: every gfx90a/gfx942 example case has an AMD shape, and every bui
   };
   copy_cases("lds-index-swap", examples::lds_index_swap_cases());
   copy_cases("cute-swizzle", examples::cute_swizzle_cases());
+  copy_cases("synthesized", examples::synthesized_cases());
   for (const examples::gemm_case& c : examples::gemm_cases()) {
     if (c.arch == "sm90") sm90_example_gemms.push_back({c.params, c.block, 32});
     if (!amd_arch(c.arch)) continue;
@@ -765,8 +767,8 @@ TEST_CASE("amd: every gfx90a/gfx942 example case has an AMD shape, and every bui
     CHECK_MESSAGE(gpu::compiled::find_shape(amd_conv_shapes, examples::conv_shape{c.params, c.block, wave, c.grid}) >= 0,
                   "conv case '" << c.name << "' (" << c.arch << ") has no entry in amd_conv_shapes");
   }
-  // lds-index-swap gfx90a and gfx942, cute-swizzle, gemm, morton, conv (gfx942)
-  CHECK(cases == 4 + 4 + 4 + 3 + 4 + 6);
+  // lds-index-swap gfx90a and gfx942, cute-swizzle, synthesized, gemm, morton, conv (gfx942)
+  CHECK(cases == 4 + 4 + 4 + 2 + 3 + 4 + 6);
 
   // The sm90 tables' shapes that are no example's sm90 case: the built-in points and the transpose.
   auto is_example = [](const auto& list, const auto& s) {

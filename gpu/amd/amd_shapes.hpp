@@ -54,7 +54,9 @@ using compiled::lds_index_swap_tile;
 using compiled::sweep_tile;
 inline constexpr index_t mfma_lane_rows = 32;
 
-// fp16 copies: the built-in points (0-6), lds_index_swap's gfx942 cases (7-10), cute_swizzle's (11-14).
+// fp16 copies: the built-in points (0-6), lds_index_swap's gfx942 cases (7-10), cute_swizzle's (11-14), and
+// examples/synthesized's gfx942 synth case (15: Swizzle<2,3,3> on the 128 x 32 MFMA read; its hand-picked CK 2025
+// case is entry 10).
 inline constexpr copy_shape amd_copy_fp16_shapes[] = {
     builtin_copy(64, 32, 8, copy_lds_layout::row_major, amd_wave),
     builtin_copy(64, 32, 8, copy_lds_layout::padded, amd_wave),
@@ -71,6 +73,7 @@ inline constexpr copy_shape amd_copy_fp16_shapes[] = {
     cute_swizzle_tile(64, 1, mfma_lane_rows, amd_wave),
     cute_swizzle_tile(64, 2, mfma_lane_rows, amd_wave),
     cute_swizzle_tile(64, 3, mfma_lane_rows, amd_wave),
+    cute_swizzle_tile(32, 2, mfma_lane_rows, amd_wave),
 };
 
 // fp32 copies: the built-in points.
