@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# tests/consumer/run.sh BUILD_DIR SOURCE_ROOT SANITIZE: tilesim as a user's project consumes it (issue 16).
+#
+# THE LAW. What `meson install` puts in a prefix is enough to build and run a user's tile program, three ways:
+#   1. CMake: find_package(tilesim) in tests/consumer/CMakeLists.txt, linking tilesim::sim;
+#   2. pkg-config: c++ $(pkg-config --cflags --libs tilesim), against the shared library;
+#   3. Meson: tests/consumer/meson.build with tilesim as a subproject (dependency('tilesim')), no install.
+# Each build's tests/consumer/transpose must print
+#   transpose n=64 pitch=33: correct, clean, lds wavefronts 256 (ideal 256)
+# and the install must hold its own include closure: every `#include "spec/..."` / `"sim/..."` in an installed
+# header names an installed header. BUILD_DIR is installed as built (`meson install --no-rebuild --destdir`,
+# into a temporary directory; nothing is rebuilt); the subproject build compiles only the simulator library
+# and the program (-O0; about 20 s of 4 cores).
+#
+# Exit 77 (skipped) under a sanitizer build (SANITIZE != none: the installed library then needs the
+# sanitizer runtime, which a plain consumer does not link) or where cmake / pkg-config is missing
+# (scripts/setup.sh installs both); 1 with the failing step's log; 0 when all three pass.
+set -uo pipefail
+unset LD_LIBRARY_PATH  # meson test points it at the build tree; the programs here must use the install
+build=$(cd "$1" && pwd) source=$(cd "$2" && pwd) sanitize=${3:-none}
+if [ "$sanitize" != none ]; then echo "skipped: b_sanitize=$sanitize (the consumer links no sanitizer runtime)"; exit 77; fi
+for tool in cmake pkg-config c++ ninja; do
+  command -v "$tool" >/dev/null || { echo "skipped: $tool is not installed (scripts/setup.sh installs it)"; exit 77; }
+done
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tilesim-consumer.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+expected='transpose n=64 pitch=33: correct, clean, lds wavefronts 256 (ideal 256)'
+fail() { echo "FAIL: $1"; [ -f "${2:-}" ] && tail -n 40 "$2"; exit 1; }
+check_run() {  # check_run WHAT BINARY: the program's output is the expected line, and bad input exits 2
+  local out rc
+  out=$("$2" 64 33) || fail "$1: $2 64 33 exited $?"
+  [ "$out" = "$expected" ] || fail "$1: printed '$out', expected '$expected'"
+  "$2" 65 33 >/dev/null 2>&1; rc=$?
+  [ "$rc" = 2 ] || fail "$1: $2 65 33 (n not a multiple of 32) exited $rc, expected 2"
+  echo "ok: $1: $out"
+}
+
+# The install, staged under $tmp/stage; its prefix and directories as this build configured them.
+meson install -C "$build" --no-rebuild --destdir "$tmp/stage" >"$tmp/install.log" 2>&1 || fail "meson install -C $build" "$tmp/install.log"
+read -r prefix libdir includedir < <(meson introspect "$build" --buildoptions | python3 -c '
+import json, sys
+o = {x["name"]: x["value"] for x in json.load(sys.stdin)}
+print(o["prefix"], o["libdir"], o["includedir"])')
+root=$tmp/stage$prefix
+inc=$root/$includedir/tilesim lib=$root/$libdir
+for f in "$inc/spec/spec.hpp" "$inc/sim/engine/engine.hpp" "$lib/libtilesim_sim.a" "$lib/libtilesim_sim.so" \
+         "$lib/pkgconfig/tilesim.pc" "$lib/cmake/tilesim/tilesimConfig.cmake" "$root/bin/tilesim"; do
+  [ -e "$f" ] || fail "the install lacks ${f#"$tmp/stage"}" "$tmp/install.log"
+done
+missing=0
+while IFS= read -r header; do
+  for name in $(grep -ho '^#include "[^"]*"' "$header" | sed 's/^#include "\(.*\)"$/\1/'); do
+    [ -e "$inc/$name" ] || { echo "installed ${header#"$inc/"} includes $name, which is not installed"; missing=1; }
+  done
+done < <(find "$inc" -name '*.hpp')
+((missing == 0)) || fail "the installed headers are not closed under #include"
+echo "ok: the install holds $(find "$inc" -name '*.hpp' | wc -l) headers, closed under #include"
+
+# 1. CMake against the install.
+cmake -S "$source/tests/consumer" -B "$tmp/cmake" -DCMAKE_PREFIX_PATH="$root" >"$tmp/cmake.log" 2>&1 \
+  && cmake --build "$tmp/cmake" >>"$tmp/cmake.log" 2>&1 || fail "CMake build of tests/consumer" "$tmp/cmake.log"
+check_run "CMake find_package(tilesim), tilesim::sim" "$tmp/cmake/transpose"
+
+# 2. pkg-config against the install (the sysroot maps the .pc's absolute prefix into the staging directory).
+flags=$(PKG_CONFIG_SYSROOT_DIR="$tmp/stage" PKG_CONFIG_PATH="$lib/pkgconfig" pkg-config --cflags --libs tilesim) \
+  || fail "pkg-config --cflags --libs tilesim"
+# shellcheck disable=SC2086  # the flags are words
+c++ -std=c++20 "$source/tests/consumer/transpose.cpp" $flags -Wl,-rpath,"$lib" -o "$tmp/transpose-pc" >"$tmp/pc.log" 2>&1 \
+  || fail "c++ transpose.cpp $flags" "$tmp/pc.log"
+ldd "$tmp/transpose-pc" | grep -q "$lib/libtilesim_sim.so.0" || fail "transpose-pc does not load the installed libtilesim_sim.so.0"
+check_run "pkg-config tilesim ($flags), shared library" "$tmp/transpose-pc"
+
+# 3. Meson, tilesim as a subproject (this source tree, linked under the consumer's subprojects/).
+mkdir -p "$tmp/meson/subprojects"
+cp "$source/tests/consumer/meson.build" "$source/tests/consumer/transpose.cpp" "$tmp/meson/"
+ln -s "$source" "$tmp/meson/subprojects/tilesim"
+meson setup "$tmp/meson/build" "$tmp/meson" --wrap-mode=nodownload --force-fallback-for=tilesim -Doptimization=0 \
+  >"$tmp/meson.log" 2>&1 && ninja -C "$tmp/meson/build" transpose >>"$tmp/meson.log" 2>&1 \
+  || fail "Meson build of tests/consumer with tilesim as a subproject" "$tmp/meson.log"
+check_run "Meson subproject dependency('tilesim')" "$tmp/meson/build/transpose"
