@@ -4,7 +4,7 @@
 # bank heat map in build-release/heatmaps/. Exit code: tilesim's (0 every result check passed, 1 one failed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+bash scripts/setup.sh >&2  # set-up and build messages go to stderr: stdout is the table alone
 [ -f build-release/build.ninja ] || meson setup build-release --buildtype=release --wrap-mode=nodownload \
   -Dtests=disabled -Dbench=disabled -Dgpu=disabled -Damd=disabled >/dev/null
 ninja -C build-release cli/tilesim >/dev/null

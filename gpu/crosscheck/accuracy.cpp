@@ -45,7 +45,7 @@ accuracy accuracy_of(const json_value& recording) {
   std::map<family_key, std::vector<member>> families;
   for (const json_value& p : recording["points"].elements()) {
     const crosscheck_point point = point_from_json(p);
-    const point_inputs in = make_inputs(point, static_cast<std::uint64_t>(p["seed"].number()));
+    const point_inputs in = make_inputs(point, read_u64(p["seed"], "seed of " + point.name));
     const simulated s = simulate(point, in);
     accuracy_row row;
     row.name = point.name;

@@ -29,7 +29,7 @@ int main(int argc, char** argv) {
       for (const tilesim::gpu::json_value& p : recording["points"].elements()) {
         if (p["name"].string() != argv[3]) continue;
         const tilesim::gpu::crosscheck_point point = tilesim::gpu::point_from_json(p);
-        const auto in = tilesim::gpu::make_inputs(point, static_cast<std::uint64_t>(p["seed"].number()));
+        const auto in = tilesim::gpu::make_inputs(point, tilesim::gpu::read_u64(p["seed"], "seed of " + point.name));
         std::cout << "measured cycles per block (median): " << p["hardware"]["cycles_per_block_median"].number() << "\n"
                   << tilesim::sim::to_json(tilesim::gpu::simulate(point, in).report);
         return 0;

@@ -276,4 +276,26 @@ std::string dump(const json_value& v, int indent) {
   return out;
 }
 
+json_value exact_u64(std::uint64_t v) { return json_value(std::to_string(v)); }
+
+std::uint64_t read_u64(const json_value& v, const std::string& what) {
+  if (v.is_string()) {
+    const std::string& t = v.string();
+    std::uint64_t r = 0;
+    bool ok = !t.empty() && t.size() <= 20;
+    for (std::size_t i = 0; ok && i < t.size(); ++i) {
+      const unsigned digit = static_cast<unsigned char>(t[i]) - static_cast<unsigned char>('0');
+      ok = digit <= 9 && r <= (UINT64_MAX - digit) / 10;
+      r = r * 10 + digit;
+    }
+    if (!ok) throw json_error(what + ": \"" + t + "\" is not an unsigned 64-bit decimal integer (0.." + std::to_string(UINT64_MAX) + ")");
+    return r;
+  }
+  const double d = v.number();  // throws json_error naming the type when neither a string nor a number
+  constexpr double two63 = 9223372036854775808.0;
+  if (!(d > -two63 && d < two63) || d != static_cast<double>(static_cast<long long>(d)))
+    throw json_error(what + ": " + number_text(d) + " is not a 64-bit integer (a number must be integral and in (-2^63, 2^63))");
+  return static_cast<std::uint64_t>(static_cast<long long>(d));
+}
+
 }  // namespace tilesim::gpu

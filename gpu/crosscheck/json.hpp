@@ -14,6 +14,7 @@
 // operator[] throws json_error naming the key or the types, never undefined behaviour.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -79,5 +80,16 @@ class json_value {
 
 json_value parse_json(const std::string& text);
 std::string dump(const json_value& v, int indent = 0);
+
+// 64-bit integers exactly (issue 16). A JSON number is a double to json_value and to most readers, exact
+// only up to 2^53, so a seed is written as its decimal text: exact_u64(17293822569102704640ull) is the string
+// "17293822569102704640". read_u64 reads it back bit for bit; it also reads a number, the form recordings
+// made before issue 16 hold (the seed as a signed 64-bit integer converted to double, e.g. -2.93e+18), as
+// that signed value wrapped to 64 bits: what replaying those recordings has always used (the double already
+// lost the low bits, so it is not the seed the GPU had). Anything else (a fraction, a number outside
+// (-2^63, 2^63), text that is not 1 to 20 decimal digits, a value above 2^64 - 1) throws json_error naming
+// `what` and the value.
+json_value exact_u64(std::uint64_t v);
+std::uint64_t read_u64(const json_value& v, const std::string& what);
 
 }  // namespace tilesim::gpu

@@ -2,10 +2,13 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdint>
 
 #include "gpu/crosscheck/json.hpp"
 
 using tilesim::gpu::dump;
+using tilesim::gpu::exact_u64;
+using tilesim::gpu::read_u64;
 using tilesim::gpu::json_error;
 using tilesim::gpu::json_value;
 using tilesim::gpu::parse_json;
@@ -59,4 +62,44 @@ TEST_CASE("malformed JSON and wrong types throw json_error naming the byte or th
 TEST_CASE("non-finite numbers are written as null (JSON has no NaN)") {
   CHECK(dump(json_value(std::nan(""))) == "null");
   CHECK(dump(json_value(json_value::array{1, 2})) == "[1, 2]");
+}
+
+TEST_CASE("64-bit integers are exact: read_u64(parse_json(dump(exact_u64(x)))) == x for every bit pattern tried") {
+  for (const std::uint64_t x : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{9007199254740993ull},  // 2^53 + 1
+                                std::uint64_t{9223372036854775809ull}, UINT64_MAX, std::uint64_t{0xD75A0BC8E3F01234ull}}) {
+    CAPTURE(x);
+    json_value v;
+    v.set("seed", exact_u64(x));
+    const std::string text = dump(v);
+    CHECK(dump(exact_u64(x)).find_first_not_of("\"0123456789") == std::string::npos);  // digits, never a double
+    CHECK(read_u64(parse_json(text)["seed"], "seed") == x);
+  }
+  CHECK(dump(exact_u64(UINT64_MAX)) == "\"18446744073709551615\"");
+}
+
+TEST_CASE("read_u64 reads a pre-issue-16 seed (a signed 64-bit integer as a double) as that value wrapped to 64 bits") {
+  // The recordings hold e.g. "seed": -7.867953154990771e+18; replay has always used these values.
+  const double legacy = -7.867953154990771e+18;
+  CHECK(read_u64(json_value(legacy), "seed") == static_cast<std::uint64_t>(static_cast<long long>(legacy)));
+  CHECK(read_u64(json_value(12345), "seed") == 12345u);
+  CHECK(read_u64(parse_json("9.212671111728033e+18"), "seed") == 9212671111728032768ull);  // the double's value
+}
+
+TEST_CASE("read_u64 rejects what is not a 64-bit integer, naming the field and the value") {
+  auto message = [](const json_value& v) {
+    try {
+      (void)read_u64(v, "seed of copy");
+    } catch (const json_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK(message(json_value(1.5)) == "seed of copy: 1.5 is not a 64-bit integer (a number must be integral and in (-2^63, 2^63))");
+  CHECK(message(json_value(1e19)).find("seed of copy: 1e+19 is not a 64-bit integer") == 0);
+  CHECK(message(json_value(std::nan(""))).find("seed of copy: null is not") == 0);
+  CHECK(message(json_value("18446744073709551616")) ==
+        "seed of copy: \"18446744073709551616\" is not an unsigned 64-bit decimal integer (0..18446744073709551615)");
+  for (const char* bad : {"", "-1", "12a", " 1", "+1", "123456789012345678901"})
+    CHECK_MESSAGE(message(json_value(bad)).find("is not an unsigned 64-bit decimal integer") != std::string::npos, bad);
+  CHECK(message(json_value(true)) == "expected a number, found boolean");
 }

@@ -175,7 +175,7 @@ TEST_CASE("every recording in gpu/recordings replays on the simulator: counters 
       points_per_program[row["program"].string()].insert(p.name);
       CHECK(row["gpu_output"]["mismatches"].number() == 0);
       CHECK(row["simulator_output"]["mismatches"].number() == 0);
-      const point_inputs in = make_inputs(p, static_cast<std::uint64_t>(row["seed"].number()));
+      const point_inputs in = make_inputs(p, read_u64(row["seed"], "seed of " + p.name));
       const simulated s = simulate(p, in);
       CHECK(check_output(p, in, s.buffers, &s).mismatches == 0);
       REQUIRE_MESSAGE(row["hardware"].get("counters"), "recorded without --counters");

@@ -16,6 +16,8 @@
 //       launch with its output check (exit 1 if one differs). compute-sanitizer runs it too.
 //   tilesim-gpu device
 //       The GPU, driver and runtime.
+//   tilesim-gpu --help, tilesim-gpu COMMAND --help
+//       The texts of help.hpp (options, exit codes), on stdout, exit 0, with or without a GPU.
 // Exit codes: 0 everything agreed; 1 a result, counter or launch disagreed (the table says which);
 // 2 a usage or input error (one line naming it); 77 no GPU (the test harness's "skipped").
 #include <algorithm>
@@ -36,6 +38,7 @@
 #include "cli/args.hpp"
 #include "cli/output_file.hpp"
 #include "gpu/crosscheck/crosscheck.hpp"
+#include "gpu/crosscheck/help.hpp"
 #include "gpu/reference/reference_run.hpp"
 
 namespace tilesim::gpu {
@@ -256,7 +259,7 @@ int crosscheck(std::vector<std::string> args, const std::string& command_line) {
   dev.set("multiprocessors", device.multiprocessors);
   dev.set("clock_khz", device.clock_khz);
   report.set("device", std::move(dev));
-  report.set("seed", static_cast<long long>(seed));
+  report.set("seed", exact_u64(seed));  // decimal text: exact (json.hpp)
   json_value& rows = report.set("points", json_value::array{});
 
   bool all_results_equal = true;
@@ -295,7 +298,7 @@ int crosscheck(std::vector<std::string> args, const std::string& command_line) {
     const bool equal = sim_check.mismatches == 0 && gpu_check.mismatches == 0 && reference_check.mismatches == 0;
     all_results_equal = all_results_equal && equal;
     json_value row = to_json(p);
-    row.set("seed", static_cast<long long>(in.seed));
+    row.set("seed", exact_u64(in.seed));  // decimal text: exact (json.hpp)
     row.set("simulator_output", to_json(sim_check));
     row.set("gpu_output", to_json(gpu_check));
     json_value simv;
@@ -426,9 +429,17 @@ int main(int argc, char** argv) {
   std::string command_line = "tilesim-gpu";
   for (const std::string& a : args) command_line += " " + a;
   try {
-    if (args.empty()) throw tilesim::cli::usage_error("usage: tilesim-gpu crosscheck|counters-pass|device [options]");
+    if (args.empty()) throw tilesim::cli::usage_error("usage: tilesim-gpu crosscheck|counters-pass|device [options] (--help)");
+    if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {  // help.hpp: before any GPU is looked for
+      std::fputs(gpu_help(""), stdout);
+      return 0;
+    }
     const std::string cmd = args[0];
     args.erase(args.begin());
+    if (const char* help = gpu_help(cmd); help && wants_help(args)) {
+      std::fputs(help, stdout);
+      return 0;
+    }
     if (cmd == "crosscheck") return crosscheck(args, command_line);
     if (cmd == "counters-pass") return counters_pass(args);
     if (cmd == "device") {
