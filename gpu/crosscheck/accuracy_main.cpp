@@ -1,7 +1,7 @@
 // tilesim/gpu/crosscheck/accuracy_main.cpp: `tilesim-accuracy RECORDING.json`: the simulator's cycles against
 // a recorded GPU run, as the Markdown tables of accuracy.hpp; `tilesim-accuracy RECORDING.json --point NAME`:
 // that point's simulator report (sim/report, JSON), to see where its predicted cycles go. CPU only. Exit 2 for
-// a missing or bad file or a point the recording does not have.
+// a missing or bad file or a point the recording does not have; `tilesim-accuracy --help`: usage, exit 0.
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -11,9 +11,25 @@
 
 int main(int argc, char** argv) {
   const bool one_point = argc == 4 && std::string(argv[2]) == "--point";
+  if (argc == 2 && (std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h")) {
+    std::cout << "usage: tilesim-accuracy RECORDING.json [--point NAME]\n"
+                 "\n"
+                 "The simulator's cycles against a recorded GPU run (a tilesim-gpu crosscheck --report file, e.g.\n"
+                 "gpu/recordings/h100-zero-overhead.json), as Markdown tables: per program and per point, the measured\n"
+                 "and predicted cycles per block and their error. CPU only.\n"
+                 "\n"
+                 "options:\n"
+                 "  --point NAME   that point's simulator report (JSON, as tilesim run --json) instead of the tables\n"
+                 "  --help         this text\n"
+                 "\n"
+                 "exit codes:\n"
+                 "  0   printed\n"
+                 "  2   usage error, an unreadable or malformed recording, or a point it does not have\n";
+    return 0;
+  }
   if (argc != 2 && !one_point) {
     std::cerr << "usage: tilesim-accuracy RECORDING.json [--point NAME]   (a tilesim-gpu crosscheck --report file, "
-                 "e.g. gpu/recordings/h100-zero-overhead.json)\n";
+                 "e.g. gpu/recordings/h100-zero-overhead.json; --help)\n";
     return 2;
   }
   std::ifstream f(argv[1]);
