@@ -215,7 +215,8 @@ int run_synth_command(const std::vector<std::string>& all) {
   const std::optional<std::string> cute = synth::cute_spelling(b);
   const std::vector<std::string> why = xor_lines(s.xor_info, s.ideal, s.best);
   if (json) {
-    std::cout << "{\"arch\": " << json_string(std::string(arch.name)) << ", \"rows\": " << r.tile.rows << ", \"cols\": "
+    // docs/schema/synth.schema.json (version 1); a change of meaning bumps the version.
+    std::cout << "{\"schema\": \"tilesim.synth/1\", \"arch\": " << json_string(std::string(arch.name)) << ", \"rows\": " << r.tile.rows << ", \"cols\": "
               << r.tile.cols << ", \"elem_bytes\": " << r.tile.elem_bytes << ", \"writer\": " << json_string(r.writer.name)
               << ", \"reader\": " << json_string(r.reader.name) << ",\n \"best\": {\"name\": " << json_string(b.name())
               << ", \"family\": " << json_string(synth::family_name(b.family)) << ", \"wavefronts\": " << s.best.total()

@@ -125,3 +125,25 @@ TEST_CASE("prove --where: CK's own layout (derived MLdsLayer, 2025 order, fp16 K
   CHECK(bad.code == 2);
   CHECK(bad.err.find("has no parameter 'arch'") != std::string::npos);
 }
+
+TEST_CASE("prove --merge reads schema tilesim.prove/1 and reports written before it, and refuses another version") {
+  const result s1 = run_tilesim({"prove", "ck-lds", "--shard", "1/2", "--json"});
+  const result s2 = run_tilesim({"prove", "ck-lds", "--shard", "2/2", "--json"});
+  REQUIRE(s1.code == 0);
+  REQUIRE(s2.code == 0);
+  CHECK(s1.out.rfind("{\"schema\": \"tilesim.prove/1\", ", 0) == 0);
+  const std::string field = "\"schema\": \"tilesim.prove/1\", ";
+  std::string old_form = s1.out, other = s1.out;
+  old_form.erase(old_form.find(field), field.size());
+  other.replace(other.find("prove/1"), 7, "prove/2");
+  const std::string p_old = temp_path("prove-old"), p_other = temp_path("prove-other"), p2 = temp_path("prove-s2");
+  std::ofstream(p_old) << old_form;
+  std::ofstream(p_other) << other;
+  std::ofstream(p2) << s2.out;
+  const result merged = run_tilesim({"prove", "--merge", p_old, p2});
+  CHECK(merged.code == 0);
+  CHECK(has(merged, "holds on 7192 points (308 skipped"));
+  const result refused = run_tilesim({"prove", "--merge", p_other, p2});
+  CHECK(refused.code == 2);
+  CHECK(refused.err.find("a prove report of schema \"tilesim.prove/2\" (this tilesim reads tilesim.prove/1)") != std::string::npos);
+}

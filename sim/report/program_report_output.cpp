@@ -34,7 +34,8 @@ std::string number(double v) {
 }  // namespace
 
 std::string to_json(const program_report& r) {
-  std::string s = "{\n  \"arch\": \"" + escape(r.arch) + "\",\n  \"workgroups\": " + std::to_string(r.workgroups) +
+  // The schema field first: docs/schema/program-report.schema.json (version 1); a change of meaning bumps it.
+  std::string s = "{\n  \"schema\": \"tilesim.program-report/1\",\n  \"arch\": \"" + escape(r.arch) + "\",\n  \"workgroups\": " + std::to_string(r.workgroups) +
                   ",\n  \"waves_per_workgroup\": " + std::to_string(r.waves_per_workgroup) + ",\n  \"instructions\": [";
   for (std::size_t k = 0; k < r.instructions.size(); ++k) {
     const instruction_report& i = r.instructions[k];

@@ -327,7 +327,7 @@ prove_report run_claim(const claim& c, int shard, int shards, const std::optiona
 
 std::string to_json(const prove_report& r) {
   std::ostringstream s;
-  s << "{\"claim\": " << json_string(r.claim) << ", \"fingerprint\": " << json_string(r.fingerprint)
+  s << "{\"schema\": \"" << prove_schema << "\", \"claim\": " << json_string(r.claim) << ", \"fingerprint\": " << json_string(r.fingerprint)
     << ", \"grid_points\": " << r.grid_points << ", \"shard\": " << r.shard << ", \"shards\": " << r.shards
     << ", \"merged\": \"";
   for (std::size_t i = 0; i < r.merged.size(); ++i) s << (i ? "," : "") << r.merged[i];
@@ -341,6 +341,10 @@ std::string to_json(const prove_report& r) {
 
 prove_report parse_report(const std::string& t) {
   prove_report r;
+  // Reports written before issue 16 have no schema field; any other version is not this format.
+  if (const auto schema = t.find("\"schema\": ") == std::string::npos ? std::nullopt : string_of(t, "schema");
+      schema && *schema != prove_schema)
+    throw std::invalid_argument("a prove report of schema \"" + *schema + "\" (this tilesim reads " + prove_schema + ")");
   r.claim = string_of(t, "claim").value_or("");
   r.fingerprint = string_of(t, "fingerprint").value_or("");
   r.grid_points = number_of(t, "grid_points");

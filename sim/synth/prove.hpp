@@ -92,6 +92,9 @@ void restrict_claim(claim& c, const std::string& where);
 prove_report run_claim(const claim& c, int shard, int shards, const std::optional<std::string>& only = std::nullopt);
 
 // One JSON object; parse_report reads exactly what to_json writes (throws std::invalid_argument otherwise).
+// Its first field is "schema": prove_schema (docs/schema/prove.schema.json); parse_report also reads reports
+// without it (written before issue 16) and rejects another version, naming it.
+inline constexpr const char* prove_schema = "tilesim.prove/1";
 std::string to_json(const prove_report& r);
 prove_report parse_report(const std::string& text);
 

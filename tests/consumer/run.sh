@@ -67,7 +67,8 @@ flags=$(PKG_CONFIG_SYSROOT_DIR="$tmp/stage" PKG_CONFIG_PATH="$lib/pkgconfig" pkg
 # shellcheck disable=SC2086  # the flags are words
 c++ -std=c++20 "$source/tests/consumer/transpose.cpp" $flags -Wl,-rpath,"$lib" -o "$tmp/transpose-pc" >"$tmp/pc.log" 2>&1 \
   || fail "c++ transpose.cpp $flags" "$tmp/pc.log"
-ldd "$tmp/transpose-pc" | grep -q "$lib/libtilesim_sim.so.0" || fail "transpose-pc does not load the installed libtilesim_sim.so.0"
+libs=$(ldd "$tmp/transpose-pc")  # whole, not piped into grep -q (pipefail would see ldd's SIGPIPE)
+[[ $libs == *"$lib/libtilesim_sim.so.0"* ]] || fail "transpose-pc does not load the installed libtilesim_sim.so.0: $libs"
 check_run "pkg-config tilesim ($flags), shared library" "$tmp/transpose-pc"
 
 # 3. Meson, tilesim as a subproject (this source tree, linked under the consumer's subprojects/).

@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""tests/json_schema.py TILESIM TILESIM_ACCURACY SOURCE_ROOT: JSON outputs match their schemas (issue 16).
+
+THE LAW. Every JSON document tilesim writes carries a versioned "schema" field and is valid under the JSON
+Schema (draft 2020-12) of that name in docs/schema/: `tilesim run --json` (copy and gemm, every arch) and
+`tilesim-accuracy RECORDING --point NAME` against program-report.schema.json; `tilesim synth --json` against
+synth.schema.json; `tilesim prove --json` (a shard, and --merge of three) against prove.schema.json. Each
+schema is itself a valid draft 2020-12 schema and rejects its document with another "schema" version, so the
+field is checked, not decoration. Exit 0 when all hold; 1 naming the document and the first violation; 77
+(skipped) where Python's jsonschema module is missing (scripts/setup.sh installs python3-jsonschema).
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+try:
+    import jsonschema
+except ImportError:
+    # Debian's python3-jsonschema is for /usr/bin/python3; the python3 on PATH may be another one (pyenv).
+    if os.path.realpath(sys.executable) != os.path.realpath("/usr/bin/python3") and os.path.exists("/usr/bin/python3"):
+        os.execv("/usr/bin/python3", ["/usr/bin/python3", *sys.argv])
+    print("skipped: python3 module jsonschema is missing (scripts/setup.sh installs python3-jsonschema)")
+    sys.exit(77)
+
+
+def main(argv):
+    tilesim, accuracy, root = argv[1], argv[2], argv[3]
+    schemas = {}
+    for name in ("program-report", "synth", "prove"):
+        with open(os.path.join(root, "docs", "schema", name + ".schema.json")) as f:
+            schemas[name] = json.load(f)
+        jsonschema.Draft202012Validator.check_schema(schemas[name])
+    failures = 0
+    checked = 0
+
+    def check(name, command):
+        nonlocal failures, checked
+        out = subprocess.run(command, capture_output=True, text=True, cwd=root)
+        label = " ".join(os.path.basename(c) if i == 0 else c for i, c in enumerate(command))
+        if out.returncode != 0:
+            print(f"FAIL: {label} exited {out.returncode}: {out.stderr.strip()[:300]}")
+            failures += 1
+            return None
+        text = out.stdout[out.stdout.index("{"):]  # tilesim-accuracy --point prints one line before the object
+        doc = json.loads(text)
+        validator = jsonschema.Draft202012Validator(schemas[name])
+        errors = sorted(validator.iter_errors(doc), key=lambda e: list(e.path))
+        if errors:
+            e = errors[0]
+            print(f"FAIL: {label}: {'/'.join(map(str, e.path)) or '(top)'}: {e.message}")
+            failures += 1
+        bumped = dict(doc, schema=doc.get("schema", "") + "-other")
+        if validator.is_valid(bumped):
+            print(f"FAIL: {name}.schema.json accepts {label}'s document with schema \"{bumped['schema']}\"")
+            failures += 1
+        checked += 1
+        return out.stdout
+
+    for program in ("copy", "gemm"):
+        for arch in ("sm90", "gfx90a", "gfx942", "gfx950"):
+            check("program-report", [tilesim, "run", program, "--arch", arch, "--json"])
+    with open(os.path.join(root, "gpu", "recordings", "h100-timing.json")) as f:
+        point = json.load(f)["points"][0]["name"]
+    check("program-report", [accuracy, "gpu/recordings/h100-timing.json", "--point", point])
+    check("synth", [tilesim, "synth", "--arch", "gfx942", "--json"])
+    check("synth", [tilesim, "synth", "--arch", "sm90", "--family", "ck", "--json"])
+    with tempfile.TemporaryDirectory() as tmp:
+        shards = []
+        for i in (1, 2, 3):
+            text = check("prove", [tilesim, "prove", "ck-lds", "--shard", f"{i}/3", "--json"])
+            path = os.path.join(tmp, f"shard{i}.json")
+            with open(path, "w") as f:
+                f.write(text or "")
+            shards.append(path)
+        check("prove", [tilesim, "prove", "--merge", *shards, "--json"])
+    if failures:
+        return 1
+    print(f"ok: {checked} documents valid under docs/schema/ (program-report, synth, prove); each schema refuses another version")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
