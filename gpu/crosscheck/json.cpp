@@ -1,6 +1,7 @@
 // tilesim/gpu/crosscheck/json.cpp: parse_json and dump (see json.hpp).
 #include "gpu/crosscheck/json.hpp"
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -160,6 +161,8 @@ class parser {
         case 't': s += '\t'; break;
         case 'u': {
           if (i_ + 4 > t_.size()) fail("short \\u escape");
+          for (std::size_t k = i_; k < i_ + 4; ++k)
+            if (!std::isxdigit(static_cast<unsigned char>(t_[k]))) fail("\\u escape needs 4 hex digits");
           const unsigned cp = static_cast<unsigned>(std::strtoul(t_.substr(i_, 4).c_str(), nullptr, 16));
           i_ += 4;
           if (cp < 0x80) {
@@ -178,12 +181,36 @@ class parser {
       }
     }
   }
+  // RFC 8259's number, -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?, and nothing strtod also takes (hex,
+  // inf, nan; found by fuzz_json); a number beyond a double's range is an error, not infinity.
   json_value num() {
-    const char* begin = t_.c_str() + i_;
-    char* end = nullptr;
-    const double d = std::strtod(begin, &end);
-    if (end == begin) fail("expected a number");
-    i_ += static_cast<std::size_t>(end - begin);
+    const std::size_t start = i_;
+    auto digits = [&] {
+      const std::size_t from = i_;
+      while (i_ < t_.size() && t_[i_] >= '0' && t_[i_] <= '9') ++i_;
+      return i_ - from;
+    };
+    if (i_ < t_.size() && t_[i_] == '-') ++i_;
+    if (i_ < t_.size() && t_[i_] == '0') {
+      ++i_;
+    } else if (digits() == 0) {
+      i_ = start;
+      fail("expected a number");
+    }
+    if (i_ < t_.size() && t_[i_] == '.') {
+      ++i_;
+      if (digits() == 0) fail("expected a digit after '.'");
+    }
+    if (i_ < t_.size() && (t_[i_] == 'e' || t_[i_] == 'E')) {
+      ++i_;
+      if (i_ < t_.size() && (t_[i_] == '+' || t_[i_] == '-')) ++i_;
+      if (digits() == 0) fail("expected a digit in the exponent");
+    }
+    const double d = std::strtod(t_.substr(start, i_ - start).c_str(), nullptr);
+    if (!std::isfinite(d)) {
+      i_ = start;
+      fail("number out of a double's range");
+    }
     return json_value(d);
   }
 

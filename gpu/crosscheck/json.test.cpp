@@ -103,3 +103,14 @@ TEST_CASE("read_u64 rejects what is not a 64-bit integer, naming the field and t
     CHECK_MESSAGE(message(json_value(bad)).find("is not an unsigned 64-bit decimal integer") != std::string::npos, bad);
   CHECK(message(json_value(true)) == "expected a number, found boolean");
 }
+
+TEST_CASE("parse_json takes RFC 8259 numbers only: no hex, inf, nan, leading zeros or bare dots; no overflow to infinity") {
+  for (const char* bad : {"0x10", "-inf", "-nan", "-", "1.", ".5", "1e", "1e+", "01", "1e400", "-1e400", "[\"\\u12g4\"]"}) {
+    CAPTURE(bad);
+    CHECK_THROWS_AS(parse_json(bad), json_error);
+  }
+  CHECK(parse_json("-0.5e-3").number() == -0.0005);
+  CHECK(parse_json("0").number() == 0);
+  CHECK(parse_json("1E+2").number() == 100);
+  CHECK(parse_json("\"\\u00e9\"").string() == "\xc3\xa9");
+}
