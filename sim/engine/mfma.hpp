@@ -49,46 +49,50 @@ constexpr int mfma_matrix_units(mfma_shape s) {
   return d.m * d.n * d.k / 2048;
 }
 
+// The encodings of shape s's A, B (over (n, k)) and C: built once per use, not per element.
+struct mfma_encodings {
+  tile_distribution_encoding a, b, c;
+};
+inline mfma_encodings mfma_encodings_of(mfma_shape s) {
+  if (s == mfma_shape::f32_32x32x8_f16)
+    return {make_mfma_32x32x8_a_encoding(), make_mfma_32x32x8_b_encoding(), make_mfma_32x32x8_c_encoding()};
+  return {make_mfma_16x16x16_a_encoding(), make_mfma_16x16x16_b_encoding(), make_mfma_16x16x16_c_encoding()};
+}
+// (x0, x1) of lane `lane`'s slot d of encoding e.
+inline matrix_position mfma_slot(const tile_distribution_encoding& e, int lane, int d) {
+  const auto x = e.x_of({lane, 0}, e.y_of(d));
+  return {static_cast<int>(x[0]), static_cast<int>(x[1])};
+}
+
 // Where lane `lane`'s slot d of A, B or C sits: A as (m, k), B as (k, n), C as (m, n).
-inline matrix_position mfma_a_position(mfma_shape s, int lane, int d) {
-  const tile_distribution_encoding e =
-      s == mfma_shape::f32_32x32x8_f16 ? make_mfma_32x32x8_a_encoding() : make_mfma_16x16x16_a_encoding();
-  const auto x = e.x_of({lane, 0}, e.y_of(d));
-  return {static_cast<int>(x[0]), static_cast<int>(x[1])};
-}
+inline matrix_position mfma_a_position(mfma_shape s, int lane, int d) { return mfma_slot(mfma_encodings_of(s).a, lane, d); }
 inline matrix_position mfma_b_position(mfma_shape s, int lane, int d) {
-  const tile_distribution_encoding e =
-      s == mfma_shape::f32_32x32x8_f16 ? make_mfma_32x32x8_b_encoding() : make_mfma_16x16x16_b_encoding();
-  const auto x = e.x_of({lane, 0}, e.y_of(d));  // (n, k)
-  return {static_cast<int>(x[1]), static_cast<int>(x[0])};
+  const matrix_position nk = mfma_slot(mfma_encodings_of(s).b, lane, d);
+  return {nk.col, nk.row};
 }
-inline matrix_position mfma_c_position(mfma_shape s, int lane, int d) {
-  const tile_distribution_encoding e =
-      s == mfma_shape::f32_32x32x8_f16 ? make_mfma_32x32x8_c_encoding() : make_mfma_16x16x16_c_encoding();
-  const auto x = e.x_of({lane, 0}, e.y_of(d));
-  return {static_cast<int>(x[0]), static_cast<int>(x[1])};
-}
+inline matrix_position mfma_c_position(mfma_shape s, int lane, int d) { return mfma_slot(mfma_encodings_of(s).c, lane, d); }
 
 // One wave's MFMA: a[l], b[l] are lane l's two registers of A and B, c[l] its C floats; d[l] receives D.
 inline void mfma_wave(mfma_shape s, const std::uint32_t (*a)[2], const std::uint32_t (*b)[2], const float (*c)[16],
                       float (*d)[16]) {
   const mfma_dims_t dim = mfma_dims(s);
+  const mfma_encodings e = mfma_encodings_of(s);
   float am[32][16] = {}, bm[16][32] = {}, cm[32][32] = {};
   for (int l = 0; l < mfma_wave_size; ++l) {
     for (int slot = 0; slot < 4; ++slot) {
       const auto half = [&](const std::uint32_t* r) { return half_to_float(static_cast<std::uint16_t>(r[slot / 2] >> (16 * (slot % 2)))); };
-      const matrix_position pa = mfma_a_position(s, l, slot), pb = mfma_b_position(s, l, slot);
+      const matrix_position pa = mfma_slot(e.a, l, slot), pb = mfma_slot(e.b, l, slot);  // pb: (n, k)
       am[pa.row][pa.col] = half(a[l]);
-      bm[pb.row][pb.col] = half(b[l]);
+      bm[pb.col][pb.row] = half(b[l]);
     }
     for (int slot = 0; slot < mfma_c_count(s); ++slot) {
-      const matrix_position pc = mfma_c_position(s, l, slot);
+      const matrix_position pc = mfma_slot(e.c, l, slot);
       cm[pc.row][pc.col] = c[l][slot];
     }
   }
   for (int l = 0; l < mfma_wave_size; ++l)
     for (int slot = 0; slot < mfma_c_count(s); ++slot) {
-      const matrix_position pc = mfma_c_position(s, l, slot);
+      const matrix_position pc = mfma_slot(e.c, l, slot);
       float sum = cm[pc.row][pc.col];
       for (int k = 0; k < dim.k; ++k) sum += am[pc.row][k] * bm[k][pc.col];
       d[l][slot] = sum;
