@@ -249,6 +249,7 @@ int crosscheck(std::vector<std::string> args, const std::string& command_line) {
             << "), device " << device.name << ", driver " << device.driver << "\n";
 
   json_value report;
+  report.set("schema", "tilesim.crosscheck/1");  // docs/schema/crosscheck.schema.json
   report.set("tool", "tilesim-gpu crosscheck");
   report.set("command", command_line);
   report.set("date", utc_now());
