@@ -41,7 +41,7 @@ copy_lds_cost price_copy_case(const copy_case& c, sim::run_result* keep) {
       n.store = i.wavefronts;
       n.store_ideal = i.ideal;
       n.store_ways = i.max_ways;
-    } else if (i.label == "lds load") {
+    } else if (i.label == "lds load" || i.label == "ldmatrix") {  // the read back, per-lane or through ldmatrix
       n.load = i.wavefronts;
       n.load_ideal = i.ideal;
       n.load_ways = i.max_ways;

@@ -54,13 +54,14 @@ constexpr copy_shape builtin_copy(index_t rows, index_t cols, index_t vector, co
 // examples/lds_index_swap's cases: CK's 128 x 32 fp16 A tile read as the operand with R rows per lane group
 // (ldmatrix on sm90: R = 16; MFMA on gfx9: R = 32), one workgroup.
 constexpr copy_shape lds_index_swap_tile(copy_lds_layout layout, ck_lds_order order, index_t lane_rows = 16,
-                                         index_t wave = sm90_wave) {
+                                         index_t wave = sm90_wave,
+                                         copy_read_order read = copy_read_order::gemm_operand) {
   copy_params p;
   p.rows = 128;
   p.cols = 32;
   p.vector = 8;
   p.layout = layout;
-  p.read = copy_read_order::gemm_operand;
+  p.read = read;
   p.lane_rows = lane_rows;
   p.ck_order = order;
   return {p, 256, wave, 1};
@@ -125,6 +126,11 @@ inline constexpr copy_shape copy_fp16_shapes[] = {
     synthesized_tile(128, 64, copy_lds_layout::cute_swizzle, 2, 4, 2),
     synthesized_tile(64, 128, copy_lds_layout::row_major),
     synthesized_tile(64, 128, copy_lds_layout::cute_swizzle, 1, 5, 2),
+    // examples/lds_index_swap's sm90 cases read through ldmatrix.x4 itself
+    lds_index_swap_tile(copy_lds_layout::row_major, ck_lds_order::l_k0_2025, 16, sm90_wave, copy_read_order::ldmatrix_operand),
+    lds_index_swap_tile(copy_lds_layout::padded, ck_lds_order::l_k0_2025, 16, sm90_wave, copy_read_order::ldmatrix_operand),
+    lds_index_swap_tile(copy_lds_layout::ck_xor, ck_lds_order::k0_l_2024, 16, sm90_wave, copy_read_order::ldmatrix_operand),
+    lds_index_swap_tile(copy_lds_layout::ck_xor, ck_lds_order::l_k0_2025, 16, sm90_wave, copy_read_order::ldmatrix_operand),
 };
 
 inline constexpr copy_shape copy_fp32_shapes[] = {

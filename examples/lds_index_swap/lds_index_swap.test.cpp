@@ -38,9 +38,10 @@ sim::wave_access first_lds_load(const sim::run_result& r) {
 
 }  // namespace
 
-TEST_CASE("lds-index-swap: 18 cases, unique (name, arch), one workgroup of 256 threads, CK's 128 x 32 fp16 A tile") {
+TEST_CASE("lds-index-swap: 22 cases, unique (name, arch), one workgroup of 256 threads, CK's 128 x 32 fp16 A tile; "
+          "the ldmatrix.x4 cases read through ldmatrix, the others with per-lane 16-byte loads") {
   const std::vector<lds_index_swap_case> cases = lds_index_swap_cases();
-  CHECK(cases.size() == 18);
+  CHECK(cases.size() == 22);
   std::set<std::pair<std::string, std::string>> seen;
   for (const lds_index_swap_case& c : cases) {
     CAPTURE(c.name);
@@ -49,7 +50,9 @@ TEST_CASE("lds-index-swap: 18 cases, unique (name, arch), one workgroup of 256 t
     CHECK(c.params.rows == 128);
     CHECK(c.params.cols == 32);
     CHECK(c.params.vector == 8);
-    CHECK(c.params.read == programs::copy_read_order::gemm_operand);
+    const bool ldsm = c.name.find("ldmatrix.x4") != std::string::npos;
+    CHECK(c.params.read == (ldsm ? programs::copy_read_order::ldmatrix_operand : programs::copy_read_order::gemm_operand));
+    CHECK((!ldsm || c.arch == "sm90"));
     CHECK(c.params.lane_rows == (c.arch == "sm90" ? 16 : 32));
   }
   CHECK(lds_index_swap_variants().size() == cases.size());
@@ -142,10 +145,16 @@ TEST_CASE("lds-index-swap: LDS wavefronts actual / ideal of the store and the lo
       // row-major: quad (4m + k0) mod 8 = 2 values, 4-way. padded: 5m mod 8 over 8 rows, 1-way.
       // 2024: l ^ m' over rows 0-7 = 0 1 1 0 2 3 3 2, 2-way. 2025: 4l ^ m' = 0 4 1 5 2 6 3 7, 1-way.
       // Stores: 8 lanes = rows 2j, 2j+1 as on gfx9 (padded 2-way).
-      {"row-major, ldmatrix read", "sm90", 64, 64, 256, 64},
-      {"padded, ldmatrix read", "sm90", 128, 64, 64, 64},
-      {"ck-xor 2024, ldmatrix read", "sm90", 64, 64, 128, 64},
-      {"ck-xor 2025, ldmatrix read", "sm90", 64, 64, 64, 64},
+      {"row-major, LDS.128 at ldmatrix rows", "sm90", 64, 64, 256, 64},
+      {"padded, LDS.128 at ldmatrix rows", "sm90", 128, 64, 64, 64},
+      {"ck-xor 2024, LDS.128 at ldmatrix rows", "sm90", 64, 64, 128, 64},
+      {"ck-xor 2025, LDS.128 at ldmatrix rows", "sm90", 64, 64, 64, 64},
+      // ldmatrix.x4 itself: a phase is one 8x8 matrix, 8 rows of 16 bytes: the same rows as above, so the
+      // same wavefronts (now op_ldsm).
+      {"row-major, ldmatrix.x4", "sm90", 64, 64, 256, 64},
+      {"padded, ldmatrix.x4", "sm90", 128, 64, 64, 64},
+      {"ck-xor 2024, ldmatrix.x4", "sm90", 64, 64, 128, 64},
+      {"ck-xor 2025, ldmatrix.x4", "sm90", 64, 64, 64, 64},
   };
   CHECK(std::size(table) == lds_index_swap_cases().size());
   for (const expected& e : table) {

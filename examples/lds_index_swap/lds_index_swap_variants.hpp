@@ -5,8 +5,13 @@
 // thread and access) loads it from global and stores it to LDS unchanged (ds_write_b128 / STS.128), then the
 // warp GEMM reads it back as its operand: the copy program (sim/programs/copy.hpp) with the write pattern for
 // the store and the gemm_operand read for the load, one workgroup of 256 threads:
-//   MFMA read      gfx90a, gfx942, gfx950 (wave 64): lane l -> m = l%32, k = 8*(l/32), ds_read_b128 (K16)
-//   ldmatrix read  sm90 (wave 32): lane l -> m = l%16, k = 8*(l/16), the 8 row addresses of ldmatrix.x4
+//   MFMA read      gfx90a, gfx942, gfx950 (wave 64): lane l -> m = l%32, k = 8*(l/32), ds_read_b128 (K16):
+//                  CK's MFMA 32x32x8 A operand iterated twice over K, embedded in the warps (the read
+//                  encoding is built from spec/distribution/warp_gemm_encodings.hpp's)
+//   ldmatrix.x4    sm90 (wave 32): one ldmatrix.x4 per 16 x 16 sub-tile, lane l supplying the row address
+//                  m = l%16, k = 8*(l/16); the registers are mma.sync's A fragment (4-byte global stores)
+//   LDS.128 at ldmatrix rows  sm90: each lane reads the 16-byte row it would address (what a kernel without
+//                  ldmatrix does; named "ldmatrix read" in the recordings before 2026-11-24 20:00 UTC)
 // The LDS layouts are the ones CK has used for this tile:
 //   row-major     offset = 32m + k                          (64-byte rows: 2 tile rows per 128-byte bank row)
 //   padded        offset = 40m + k                          (one 16-byte vector of padding per row)
@@ -45,7 +50,8 @@ namespace tilesim::examples {
 using lds_index_swap_case = copy_case;
 
 // Every case: {row-major, padded, ck-xor 2024, ck-xor 2025} x {gfx90a, gfx942, gfx950 (MFMA read), sm90
-// (ldmatrix read)}, then gfx950 with the 32-bank MLdsLayer (L = 2) in both CK orders.
+// (LDS.128 at ldmatrix rows)}, then sm90 through ldmatrix.x4 for the four layouts, then gfx950 with the 32-bank
+// MLdsLayer (L = 2) in both CK orders.
 std::vector<lds_index_swap_case> lds_index_swap_cases();
 
 // One variant per case, example "lds-index-swap": run() copies the tile and checks output == input.

@@ -14,6 +14,9 @@
 //                      row = warp*IT*RPW + i*RPW + lane%RPW,  col = vector*(lane/RPW)
 //     gemm_operand     R = lane_rows, G = warp_size/R, KG = cols/(G*vector), MI = rows/(R*warps), i = mi*KG + kg:
 //                      row = (mi*warps + warp)*R + lane%R,  col = vector*(kg*G + lane/R)
+//     ldmatrix_operand gemm_operand's addresses with R = 16 (wave 32, vector 8) as ldmatrix.x4 rows; register j
+//                      of read i then holds (row0 + 8*(j%2) + lane/4, col0 + 8*(j/2) + 2*(lane%4) + 0..1),
+//                      row0 = (mi*warps + warp)*16, col0 = 16*kg: stored as 4 bytes (mma's A fragment)
 //   LDS layouts (offset of tile element (r, c)):
 //     row_major        r*cols + c
 //     padded           r*(cols + pad) + c
@@ -110,6 +113,14 @@ TILESIM_REFERENCE_HD constexpr row_col operand_read(int threads, int warp_size, 
   return {(mi * warps + warp) * lane_rows + lane % lane_rows, vector * (kg * groups + lane / lane_rows)};
 }
 
+// Register j of ldmatrix_operand read i (PTX ldmatrix.x4 with the R = 16 row addresses): its two elements
+// start at row0 + 8*(j%2) + lane/4, col0 + 8*(j/2) + 2*(lane%4); ldmatrix_register_at(256, 32, 32, 0, 5, 0, 1) == {9, 2}.
+TILESIM_REFERENCE_HD constexpr row_col ldmatrix_register_at(int threads, int warp_size, int cols, int warp, int lane,
+                                                            int i, int j) {
+  const row_col first = operand_read(threads, warp_size, 0, cols, 8, 16, warp, 0, i);  // lane 0: row0, col0
+  return {first.row + 8 * (j % 2) + lane / 4, first.col + 8 * (j / 2) + 2 * (lane % 4)};
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // LDS layouts.
 
@@ -167,7 +178,7 @@ TILESIM_REFERENCE_HD constexpr int lds_elements(const lds_layout& d) {
 // ---------------------------------------------------------------------------------------------------------
 // The copy program (sim/programs/copy.hpp): global -> LDS -> global, one workgroup per rows x cols tile.
 
-enum class read_kind : int { same_as_write, lanes_down_rows, gemm_operand };
+enum class read_kind : int { same_as_write, lanes_down_rows, gemm_operand, ldmatrix_operand };
 
 struct copy_config {
   int element_bytes = 2;           // 2 (fp16 bits) or 4 (fp32 bits)
@@ -186,8 +197,9 @@ struct copy_config {
   }
   // Vectors a thread reads back (LDS load, global store).
   TILESIM_REFERENCE_HD constexpr int read_accesses() const {
-    return read == read_kind::gemm_operand ? operand_accesses(threads, warp_size, rows, cols, vector, lane_rows)
-                                           : write_accesses();
+    return read == read_kind::gemm_operand || read == read_kind::ldmatrix_operand
+               ? operand_accesses(threads, warp_size, rows, cols, vector, lane_rows)
+               : write_accesses();
   }
   // Tile element of the thread's write vector i.
   TILESIM_REFERENCE_HD constexpr row_col write_at(int warp, int lane, int i) const {
@@ -199,6 +211,7 @@ struct copy_config {
       case read_kind::same_as_write: break;
       case read_kind::lanes_down_rows: return lanes_down_rows(threads, warp_size, rows, cols, vector, warp, lane, i);
       case read_kind::gemm_operand:
+      case read_kind::ldmatrix_operand:  // the ldmatrix row address lane supplies
         return operand_read(threads, warp_size, rows, cols, vector, lane_rows, warp, lane, i);
     }
     return write_at(warp, lane, i);

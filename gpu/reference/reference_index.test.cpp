@@ -213,6 +213,30 @@ std::vector<block_trace> emulate_copy(const int* slots, int grid, std::vector<by
       }
     }
     e.barrier();
+    if constexpr (C.read == read_kind::ldmatrix_operand) {  // rows per lane, registers by PTX's rule, 4-byte stores
+      for (int t = 0; t < C.threads; ++t)
+        for (int i = 0; i < reads; ++i) {
+          const row_col x = C.read_at(t / C.warp_size, t % C.warp_size, i);
+          e.lds_load(t, "ldmatrix", lds_offset(C.lds, x.row, x.col) * eb, vb, moved[t][i].data());
+        }
+      for (int t = 0; t < C.threads; ++t) {
+        const int warp = t / C.warp_size, lane = t % C.warp_size;
+        for (int i = 0; i < reads; ++i)
+          for (int j = 0; j < 4; ++j) {
+            unsigned char reg[4];
+            for (int half = 0; half < 2; ++half) {
+              const ldmatrix_element src = ldmatrix_source(lane, j, half, false);
+              const chunk& row = moved[static_cast<std::size_t>(warp * C.warp_size + src.row_lane)][i];
+              reg[2 * half] = row[static_cast<std::size_t>(2 * src.element)];
+              reg[2 * half + 1] = row[static_cast<std::size_t>(2 * src.element + 1)];
+            }
+            const row_col x = ldmatrix_register_at(C.threads, C.warp_size, C.cols, warp, lane, i, j);
+            e.global_store(t, "global store", slots[1], ((row0 + x.row) * C.cols + x.col) * eb, 4, reg);
+          }
+      }
+      out.push_back(std::move(e.threads));
+      continue;
+    }
     for (int t = 0; t < C.threads; ++t) {
       const int warp = t / C.warp_size, lane = t % C.warp_size;
       for (int i = 0; i < reads; ++i) {
@@ -683,6 +707,18 @@ std::string copy_pattern_difference(const copy_config& c, const programs::copy_p
       const row_col mine = c.write_at(warp, lane, i);
       if (mine.row != x[0] || mine.col != x[1])
         return "write, thread " + std::to_string(t) + " access " + std::to_string(i);
+    }
+    if (c.read == read_kind::ldmatrix_operand) {  // the registers' elements: mma A fragment j of read i, d = 8i + 2j
+      for (int i = 0; i < c.read_accesses(); ++i)
+        for (int j = 0; j < 4; ++j) {
+          const auto x = read.x_of(partition_index(read, warp, lane), read.y_of(8 * i + 2 * j));
+          const row_col mine = ldmatrix_register_at(c.threads, c.warp_size, c.cols, warp, lane, i, j);
+          if (mine.row != x[0] || mine.col != x[1])
+            return "ldmatrix register, thread " + std::to_string(t) + " read " + std::to_string(i) + " register " +
+                   std::to_string(j) + ": hand-written (" + std::to_string(mine.row) + ", " + std::to_string(mine.col) +
+                   "), spec (" + std::to_string(x[0]) + ", " + std::to_string(x[1]) + ")";
+        }
+      continue;
     }
     for (int i = 0; i < c.read_accesses(); ++i) {
       const y_index y = c.read == read_kind::gemm_operand ? y_index{i / k_groups, i % k_groups, 0} : y_index{i, 0};

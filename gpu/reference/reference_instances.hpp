@@ -57,7 +57,7 @@ inline constexpr copy_config copy_instances[] = {
     copy_of(4, 64, 32, 4, read_kind::lanes_down_rows, 0, rm(64, 32)),
     copy_of(4, 64, 32, 4, read_kind::lanes_down_rows, 0, padded(64, 32, 4)),
     copy_of(4, 64, 32, 4, read_kind::lanes_down_rows, 0, ck_xor(64, 32, 4, 1, false)),
-    // example lds-index-swap (sm90): fp16 128 x 32 A tile, ldmatrix read (R = 16)
+    // example lds-index-swap (sm90): fp16 128 x 32 A tile, per-lane 16-byte reads at ldmatrix's row addresses (R = 16)
     copy_of(2, 128, 32, 8, read_kind::gemm_operand, 16, rm(128, 32)),
     copy_of(2, 128, 32, 8, read_kind::gemm_operand, 16, padded(128, 32, 8)),
     copy_of(2, 128, 32, 8, read_kind::gemm_operand, 16, ck_xor(128, 32, 8, 2, true)),
@@ -77,6 +77,11 @@ inline constexpr copy_config copy_instances[] = {
     copy_of(2, 128, 64, 8, read_kind::lanes_down_rows, 0, swizzled(128, 64, 2, 4, 2)),
     copy_of(2, 64, 128, 8, read_kind::lanes_down_rows, 0, rm(64, 128)),
     copy_of(2, 64, 128, 8, read_kind::lanes_down_rows, 0, swizzled(64, 128, 1, 5, 2)),
+    // example lds-index-swap (sm90) read through ldmatrix.x4 itself, stored as mma A fragments
+    copy_of(2, 128, 32, 8, read_kind::ldmatrix_operand, 16, rm(128, 32)),
+    copy_of(2, 128, 32, 8, read_kind::ldmatrix_operand, 16, padded(128, 32, 8)),
+    copy_of(2, 128, 32, 8, read_kind::ldmatrix_operand, 16, ck_xor(128, 32, 8, 2, true)),
+    copy_of(2, 128, 32, 8, read_kind::ldmatrix_operand, 16, ck_xor(128, 32, 8, 2, false)),
 };
 
 // lds sweep: u32 32 x 32 v4, lanes_down_rows, 1024 reads.

@@ -179,11 +179,29 @@ __device__ __forceinline__ void copy_body(const unsigned char* in, unsigned char
 #pragma unroll
   for (int i = 0; i < writes; ++i) *vector_at<V>(lds, lds_in[i]) = staged[i];  // "lds store"
   __syncthreads();
-  V moved[reads];
+  if constexpr (C.read == read_kind::ldmatrix_operand) {
+    // ldmatrix.x4 at each read's row address; register j goes to its fragment element (reference_index.hpp).
+    unsigned regs[reads][4];
 #pragma unroll
-  for (int i = 0; i < reads; ++i) moved[i] = *vector_at<V>(lds, lds_out[i]);  // "lds load"
+    for (int i = 0; i < reads; ++i) {  // "ldmatrix"
+      const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(lds + lds_out[i]));
+      asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+                   : "=r"(regs[i][0]), "=r"(regs[i][1]), "=r"(regs[i][2]), "=r"(regs[i][3]) : "r"(address));
+    }
 #pragma unroll
-  for (int i = 0; i < reads; ++i) *vector_at<V>(out, global_out[i]) = moved[i];  // "global store"
+    for (int i = 0; i < reads; ++i)
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {  // "global store"
+        const row_col x = ldmatrix_register_at(C.threads, C.warp_size, C.cols, warp, lane, i, j);
+        *vector_at<unsigned>(out, ((row0 + x.row) * C.cols + x.col) * eb) = regs[i][j];
+      }
+  } else {
+    V moved[reads];
+#pragma unroll
+    for (int i = 0; i < reads; ++i) moved[i] = *vector_at<V>(lds, lds_out[i]);  // "lds load"
+#pragma unroll
+    for (int i = 0; i < reads; ++i) *vector_at<V>(out, global_out[i]) = moved[i];  // "global store"
+  }
 }
 
 // One 16-byte LDS read that the compiler may neither hoist, merge nor drop.

@@ -67,9 +67,10 @@ inline bool copy_config_of(const programs::copy_params& q, int element_bytes, in
   c.vector = static_cast<int>(q.vector);
   c.read = q.read == programs::copy_read_order::same_as_write     ? read_kind::same_as_write
            : q.read == programs::copy_read_order::lanes_down_rows ? read_kind::lanes_down_rows
-                                                                  : read_kind::gemm_operand;
-  // lane_rows only matters to gemm_operand (0 for the other reads, so one kernel serves any value there).
-  c.lane_rows = c.read == read_kind::gemm_operand ? static_cast<int>(q.lane_rows) : 0;
+           : q.read == programs::copy_read_order::gemm_operand    ? read_kind::gemm_operand
+                                                                  : read_kind::ldmatrix_operand;
+  // lane_rows only matters to the operand reads (0 for the others, so one kernel serves any value there).
+  c.lane_rows = c.read == read_kind::gemm_operand || c.read == read_kind::ldmatrix_operand ? static_cast<int>(q.lane_rows) : 0;
   return copy_layout_of(q, element_bytes, c.lds, why);
 }
 

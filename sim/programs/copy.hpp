@@ -19,8 +19,15 @@
 //   thread iterates over its row groups (outer) and the K groups (inner): rows / (R*warps) x cols /
 //   (G*vector) reads per thread.
 //   R = 32, wave 64: the MFMA 32x32x8 fp16 A read (m = l%32, k = 8*(l/32); one ds_read_b128 each = K16)
-//   R = 16, wave 32: ldmatrix.x4 (lanes 0-7 address the 8 16-byte rows of matrix 0, 8-15 matrix 1 = rows
-//                    8-15, 16-23 matrix 2 = rows 0-7 at k 8, 24-31 matrix 3: m = l%16, k = 8*(l/16))
+//   R = 16, wave 32: ldmatrix.x4's row addresses (lanes 0-7 address the 8 16-byte rows of matrix 0, 8-15
+//                    matrix 1 = rows 8-15, 16-23 matrix 2 = rows 0-7 at k 8, 24-31 matrix 3: m = l%16,
+//                    k = 8*(l/16)), each lane reading its own row: the LDS.128 a kernel without ldmatrix does
+//   With R = 32, wave 64 and vector 8 the read is built as what it is, CK's MFMA 32x32x8 A operand iterated
+//   twice over K (make_mfma_32x32x16_iterate_k_a_encoding) embedded in warps x row groups x K groups.
+// The fourth, ldmatrix_operand (sm90, wave 32, 16-bit elements, vector 8), reads through ldmatrix itself: per
+// 16 x 16 sub-tile (row group, K group) one ldmatrix.x4 at the R = 16 row addresses above (label "ldmatrix"),
+// whose four registers are mma.sync m16n8k16's A fragment; the lanes then store those registers through a
+// window with that fragment's encoding embedded in the same warps x row groups x K groups (4-byte stores).
 // LDS layouts (element units, top (row, col)):
 //   row_major     offset = r*N + c
 //   padded        offset = r*(N + pad) + c            pad 0 means one vector (keeps 16-byte alignment)
@@ -53,6 +60,8 @@
 
 #include "sim/engine/program.hpp"
 #include "spec/distribution/distributed_tensor.hpp"
+#include "spec/distribution/encoding_algebra.hpp"
+#include "spec/distribution/warp_gemm_encodings.hpp"
 #include "spec/distribution/patterns.hpp"
 #include "spec/layouts/ck_lds_xor.hpp"
 #include "spec/layouts/cute_swizzle.hpp"
@@ -62,7 +71,7 @@
 namespace tilesim::programs {
 
 enum class copy_lds_layout { row_major, padded, ck_xor, cute_swizzle };
-enum class copy_read_order { same_as_write, lanes_down_rows, gemm_operand };
+enum class copy_read_order { same_as_write, lanes_down_rows, gemm_operand, ldmatrix_operand };
 
 struct copy_params {
   index_t rows = 64;    // M: tile rows per workgroup
@@ -141,6 +150,12 @@ struct operand_read_pattern {
     return {};
   }
 
+  // The warps x iterations around one wave's R x (G*vector) read: H0 = <MI, W>, H1 = <KG>; P0 -> H0[1].
+  TILESIM_HOST_DEVICE constexpr tile_distribution_encoding outer_encoding() const {
+    require(check());
+    return make_encoding({1}, {{row_iterations(), warps()}, {k_groups()}}, {{{1, 1}}}, {{1, 0}, {2, 0}});
+  }
+
   // H0 = <MI, W, R>, H1 = <KG, G, vector>; P0 (warp) -> H0[1], P1 (lane) -> merge(H1[1], H0[2]) so that
   // lane = g*R + r; Y -> MI, KG, vector (rows outer, K inner, the vector last), so
   // row = (mi*W + warp)*R + lane % R, col = (kg*G + lane / R)*vector + y. Throws when check() fails.
@@ -151,7 +166,18 @@ struct operand_read_pattern {
   }
 };
 
-// The read encoding of p: the write encoding, lanes_down_rows or gemm_operand (the lds sweep can share it).
+// The ldmatrix_operand read's split: the R = 16 operand read of 16 x 16 sub-tiles, checked for ldmatrix.x4
+// (wave 32, 8 elements = one 16-byte row per lane): 128 x 32, 256 threads: MI = 1, KG = 2.
+TILESIM_HOST_DEVICE constexpr operand_read_pattern ldmatrix_read_pattern(const copy_params& p, index_t threads,
+                                                                        index_t warp_size) {
+  require(broken_unless(warp_size == 32 && p.vector == 8 && p.lane_rows == 16, rule::launch_split_not_exact,
+                        "ldmatrix operand read (ldmatrix.x4: wave 32, vector 8, R 16)", {"warp size", warp_size},
+                        {"vector", p.vector}, {"lane rows R", p.lane_rows}));
+  return {threads, warp_size, p.rows, p.cols, p.vector, p.lane_rows};
+}
+
+// The read encoding of p: the write encoding, lanes_down_rows, gemm_operand or, for ldmatrix_operand, the
+// registers ldmatrix leaves (the lds sweep can share it).
 TILESIM_HOST_DEVICE constexpr tile_distribution_encoding make_copy_read_encoding(const copy_params& p, index_t threads,
                                                                                  index_t warp_size) {
   switch (p.read) {
@@ -159,8 +185,15 @@ TILESIM_HOST_DEVICE constexpr tile_distribution_encoding make_copy_read_encoding
       break;
     case copy_read_order::lanes_down_rows:
       return make_lanes_down_rows_encoding(threads, warp_size, p.rows, p.cols, p.vector);
-    case copy_read_order::gemm_operand:
-      return operand_read_pattern{threads, warp_size, p.rows, p.cols, p.vector, p.lane_rows}.encoding();
+    case copy_read_order::gemm_operand: {
+      const operand_read_pattern r{threads, warp_size, p.rows, p.cols, p.vector, p.lane_rows};
+      if (p.lane_rows == 32 && warp_size == 64 && p.vector == 8)  // MFMA's A operand, K16 per lane group
+        return embed_encoding(r.outer_encoding(), make_mfma_32x32x16_iterate_k_a_encoding());
+      return r.encoding();
+    }
+    case copy_read_order::ldmatrix_operand:
+      return embed_encoding(ldmatrix_read_pattern(p, threads, warp_size).outer_encoding(),
+                            make_mma_m16n8k16_a_encoding());
   }
   return make_warp_raked_encoding(threads, warp_size, p.rows, p.cols, p.vector);
 }
@@ -223,6 +256,33 @@ TILESIM_HOST_DEVICE void with_copy_lds_descriptor(const Shape& shape, F&& f) {
   }
 }
 
+// The ldmatrix_operand read into `moved`: per row group mi and K group kg one ldmatrix.x4 at row
+// (mi*W + warp)*16 + lane%16, column 16 kg + 8 (lane/16); register i's halves e land at d = 8 (mi*KG + kg) + 2i + e,
+// the order of the embedded mma A encoding (i = 2 kh + h). Split is an operand_read_pattern in either form.
+template <class Ctx, class Buffer, class Desc, class Split, class Tensor>
+TILESIM_HOST_DEVICE void ldmatrix_operand_load(Ctx& ctx, const Buffer& lds, const Desc& desc, const Split& split,
+                                               Tensor& moved) {
+  using T = typename Buffer::value_type;
+  if constexpr (sizeof(T) != 2) {
+    require(broken_unless(false, rule::launch_split_not_exact, "ldmatrix operand read: 16-bit elements",
+                          {"element bytes", static_cast<index_t>(sizeof(T))}));
+  } else {
+    const operand_read_pattern& r = value_of(split);
+    const index_t warp = ctx.warp(), lane = ctx.lane();
+    ctx.label("ldmatrix");
+    for (index_t mi = 0; mi < r.row_iterations(); ++mi)
+      for (index_t kg = 0; kg < r.k_groups(); ++kg) {
+        const index_t row = (mi * r.warps() + warp) * 16 + lane % 16, col = 16 * kg + 8 * (lane / 16);
+        const ldmatrix_fragment<4> f = ldmatrix<4>(ctx, lds, desc.calculate_offset({row, col}));
+        const index_t d0 = 8 * (mi * r.k_groups() + kg);
+        for (int i = 0; i < 4; ++i) {
+          moved[d0 + 2 * i] = static_cast<T>(f.r[i] & 0xffffu);
+          moved[d0 + 2 * i + 1] = static_cast<T>(f.r[i] >> 16);
+        }
+      }
+  }
+}
+
 // The program: see the steps above, for a launch in either form.
 // copy_tile<std::uint16_t>(ctx, constant<copy_shape{{}, 256, 32, 64}>{}) is the fp16 64x32 copy, compiled.
 template <class T, class Ctx, class Shape>
@@ -254,8 +314,20 @@ TILESIM_HOST_DEVICE void copy_tile(Ctx& ctx, const Shape& shape) {
     make_tile_window(lds, tile, {0, 0}, write_enc, writer).store(staged);
     ctx.barrier();
     auto moved = make_distributed_tensor<T, copy_max_elements>(read_enc);
-    ctx.label("lds load");
-    make_tile_window(lds, tile, {0, 0}, read_enc, reader).load(moved);
+    auto ldmatrix_split = [](const copy_shape& c) { return ldmatrix_read_pattern(c.params, c.threads, c.warp_size); };
+    if constexpr (is_constant_v<Shape>) {
+      if constexpr (Shape::value.params.read == copy_read_order::ldmatrix_operand) {
+        ldmatrix_operand_load(ctx, lds.buffer, lds_desc, derive(shape, ldmatrix_split), moved);
+      } else {
+        ctx.label("lds load");
+        make_tile_window(lds, tile, {0, 0}, read_enc, reader).load(moved);
+      }
+    } else if (p.read == copy_read_order::ldmatrix_operand) {
+      ldmatrix_operand_load(ctx, lds.buffer, lds_desc, derive(shape, ldmatrix_split), moved);
+    } else {
+      ctx.label("lds load");
+      make_tile_window(lds, tile, {0, 0}, read_enc, reader).load(moved);
+    }
     ctx.label("global store");
     make_tile_window(out, tile, origin, read_enc, reader).store(moved);
   });

@@ -248,3 +248,101 @@ TEST_CASE("copy gemm_operand: R must divide the wave, and R * warps the rows; th
   CHECK(operand_read_pattern{256, 64, 128, 32, 8, 0}.check().what == rule::length_not_positive);
   CHECK(operand_read_pattern{256, 64, 128, 32, 8, 32}.check().what == rule::none);
 }
+
+TEST_CASE("copy ldmatrix_operand: output == input for every LDS layout and both CK orders, wave 32, grid 2; 64 x 64 on "
+          "64 threads iterates row groups outer, K groups inner") {
+  for (int k = 0; k < 4; ++k) {
+    CAPTURE(layout_names[k]);
+    copy_params p = operand_tile(16, layouts[k]);
+    p.read = copy_read_order::ldmatrix_operand;
+    const sim::run_result r = copy_once<std::uint16_t>({.grid = 2, .block = 256, .wave_size = 32}, p);
+    CHECK(r.memory.get<std::uint16_t>(1) == r.memory.get<std::uint16_t>(0));
+    CHECK(r.clean());
+  }
+  copy_params p2024 = operand_tile(16, copy_lds_layout::ck_xor);
+  p2024.read = copy_read_order::ldmatrix_operand;
+  p2024.ck_order = ck_lds_order::k0_l_2024;
+  const sim::run_result r = copy_once<std::uint16_t>({.grid = 2, .block = 256, .wave_size = 32}, p2024);
+  CHECK(r.memory.get<std::uint16_t>(1) == r.memory.get<std::uint16_t>(0));
+  copy_params square;
+  square.rows = 64;
+  square.cols = 64;
+  square.read = copy_read_order::ldmatrix_operand;
+  square.lane_rows = 16;
+  const sim::run_result s = copy_once<std::uint16_t>({.block = 64, .wave_size = 32}, square);
+  CHECK(s.memory.get<std::uint16_t>(1) == s.memory.get<std::uint16_t>(0));
+  std::vector<const sim::wave_instruction*> reads;
+  for (const sim::wave_instruction& i : s.workgroups[0].waves[1].instructions)
+    if (i.access.label == "ldmatrix") reads.push_back(&i);
+  REQUIRE(reads.size() == 8);  // MI 2 x KG 4; warp 1 takes rows 16-31, then 48-63
+  CHECK(reads[0]->access.address[0] == 2 * (64 * 16 + 0));
+  CHECK(reads[4]->access.address[0] == 2 * (64 * 48 + 0));
+  CHECK(reads[5]->access.address[16] == 2 * (64 * 48 + 16 + 8));
+}
+
+TEST_CASE("copy ldmatrix_operand: one ldmatrix.x4 per 16 x 16 sub-tile at the R = 16 row addresses (op_ldsm), then "
+          "4-byte stores of the mma A fragment: lane 5's first register is A(1, 2..3)") {
+  copy_params p = operand_tile(16);
+  p.read = copy_read_order::ldmatrix_operand;
+  const sim::run_result r = copy_once<std::uint16_t>({.block = 256, .wave_size = 32}, p);
+  const copy_params per_lane = operand_tile(16);
+  const sim::run_result e = copy_once<std::uint16_t>({.block = 256, .wave_size = 32}, per_lane);
+  for (int w = 0; w < 8; ++w) {
+    CAPTURE(w);
+    std::vector<const sim::wave_instruction*> ldsm, stores;
+    for (const sim::wave_instruction& i : r.workgroups[0].waves[static_cast<std::size_t>(w)].instructions) {
+      if (i.access.label == "ldmatrix") ldsm.push_back(&i);
+      if (i.access.label == "global store") stores.push_back(&i);
+      CHECK(i.access.label != "lds load");
+    }
+    REQUIRE(ldsm.size() == 2);
+    const auto loads = lds_loads(e, w);  // the per-lane read's addresses: the same rows
+    for (std::size_t g = 0; g < 2; ++g) {
+      CHECK(ldsm[g]->matrix_load);
+      CHECK(ldsm[g]->access.width == 16);
+      CHECK(ldsm[g]->access.address == loads[g]);
+    }
+    REQUIRE(stores.size() == 8);  // 2 sub-tiles x 4 registers
+    for (std::size_t j = 0; j < 8; ++j) {
+      CAPTURE(j);
+      CHECK(stores[j]->access.width == 4);
+      const index_t kg = static_cast<index_t>(j / 4), i = static_cast<index_t>(j % 4), lane = 5;
+      const index_t row = 16 * w + 8 * (i % 2) + lane / 4, col = 16 * kg + 8 * (i / 2) + 2 * (lane % 4);
+      CHECK(stores[j]->access.address[5] == r.memory.info(1).base + static_cast<sim::address_t>(2 * (32 * row + col)));
+    }
+  }
+}
+
+TEST_CASE("copy read encodings: the R = 32 wave-64 operand read is CK's MFMA 32x32x16 iterate-K A embedded in the "
+          "warps (the same encoding operand_read_pattern spells out); ldmatrix_operand's is the mma A fragment's") {
+  copy_params p = operand_tile(32);
+  const operand_read_pattern r{256, 64, 128, 32, 8, 32};
+  CHECK(make_copy_read_encoding(p, 256, 64) == r.encoding());
+  CHECK(make_copy_read_encoding(p, 256, 64) == embed_encoding(r.outer_encoding(), make_mfma_32x32x16_iterate_k_a_encoding()));
+  p = operand_tile(16);
+  p.read = copy_read_order::ldmatrix_operand;
+  const tile_distribution_encoding f = make_copy_read_encoding(p, 256, 32);
+  // Warp 1, lane 5 (g 1, q 1), d = 2 (register 1, low half) holds A(16 + 9, 2): mma's A rule in warp 1's rows.
+  CHECK(f.x_of(partition_index(f, 1, 5), f.y_of(2))[0] == 25);
+  CHECK(f.x_of(partition_index(f, 1, 5), f.y_of(2))[1] == 2);
+  // d = 8 + 2: the second K group (k + 16).
+  CHECK(f.x_of(partition_index(f, 1, 5), f.y_of(10))[1] == 18);
+}
+
+TEST_CASE("copy ldmatrix_operand: a wave other than 32, or elements other than 16 bits, is refused naming the values") {
+  copy_params p = operand_tile(16);
+  p.read = copy_read_order::ldmatrix_operand;
+  try {
+    (void)copy_once<std::uint16_t>({.block = 256, .wave_size = 64}, p);
+    FAIL("wave 64 ran");
+  } catch (const sim::run_error& e) {
+    CHECK(std::string(e.what()).find("ldmatrix operand read") != std::string::npos);
+    CHECK(std::string(e.what()).find("warp size = 64") != std::string::npos);
+  }
+  try {  // vector 8 of fp32: the split would do, the element size does not
+    (void)copy_once<float>({.block = 256, .wave_size = 32}, p);
+    FAIL("fp32 ran");
+  } catch (const sim::run_error& e) {
+    CHECK(std::string(e.what()).find("16-bit elements") != std::string::npos);
+  }
+}

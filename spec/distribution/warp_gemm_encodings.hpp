@@ -52,6 +52,13 @@ TILESIM_HOST_DEVICE constexpr tile_distribution_encoding make_mfma_32x32x8_b_enc
   return make_mfma_32x32x8_a_encoding();
 }
 
+// CK's MFMA 32x32x8 f16 A iterated twice over K (WarpGemmMfmaF16F16F32M32N32K16, kKIter = 2; 32 x 16 halves):
+// lane l holds A(l % 32, 8 (l / 32) + d), d < 8, one 16-byte read feeding two MFMAs (d 0-3, then 4-7; B alike,
+// so K is only re-ordered). Lane 33, d = 5 holds A(1, 13).
+TILESIM_HOST_DEVICE constexpr tile_distribution_encoding make_mfma_32x32x16_iterate_k_a_encoding() {
+  return make_encoding({}, {{32}, {2, 8}}, {{{2, 0}, {1, 0}}}, {{2, 1}});
+}
+
 // MFMA 16x16x16 f16's A (16 x 16 halves): lane 17, d = 2 holds A(1, 6).
 TILESIM_HOST_DEVICE constexpr tile_distribution_encoding make_mfma_16x16x16_a_encoding() {
   return make_encoding({}, {{16}, {4, 4}}, {{{2, 0}, {1, 0}}}, {{2, 1}});

@@ -77,6 +77,15 @@ TEST_CASE("MFMA 32x32x8 f16 encodings match the CDNA3 ISA table: A(l%32, 4(l/32)
   }
 }
 
+TEST_CASE("MFMA 32x32x8 iterated twice over K (CK's M32N32K16): lane l holds A(l%32, 8(l/32)+d), d < 8, and its "
+          "first MFMA's slots d 0-3 are a K-permutation of the plain 32x32x8 A's") {
+  const enc a = make_mfma_32x32x16_iterate_k_a_encoding();
+  check_covers_once(a, 64, 8, 32, 16);
+  CHECK(at(a, 33, 5) == xy{1, 13});
+  for (index_t l = 0; l < 64; ++l)
+    for (index_t d = 0; d < 8; ++d) CHECK(at(a, l, d) == xy{l % 32, 8 * (l / 32) + d});
+}
+
 TEST_CASE("MFMA 16x16x16 f16 encodings match the CDNA3 ISA table: A(l%16, 4(l/16)+d), B(n l%16, k 4(l/16)+d), "
           "c[j] = C(4(l/16)+j, l%16)") {
   const enc a = make_mfma_16x16x16_a_encoding(), b = make_mfma_16x16x16_b_encoding(), c = make_mfma_16x16x16_c_encoding();
