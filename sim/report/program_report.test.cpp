@@ -88,6 +88,12 @@ TEST_CASE("JSON names every instruction and the totals; the heat map has one cel
   std::size_t cells = 0;
   for (std::size_t at = svg.find("<rect x="); at != std::string::npos; at = svg.find("<rect x=", at + 1)) ++cells;
   CHECK(cells == 8 * 32);
+  // A label is character data: markup in it is escaped, so the SVG stays well-formed.
+  sim::wave_access odd = r.worst_lds;
+  odd.label = "a<b & \"c\"";
+  const std::string marked = bank_heat_map_svg(arch_named("gfx942"), odd);
+  CHECK(marked.find(">a&lt;b &amp; &quot;c&quot;: gfx942") != std::string::npos);
+  CHECK(marked.find("a<b") == std::string::npos);
 }
 
 TEST_CASE("where the cycles went: every row's cycles are its issue + LDS + global parts") {

@@ -8,6 +8,7 @@ namespace tilesim::sim {
 
 namespace {
 
+// Text as a JSON string's contents: quotes, backslashes and control characters escaped.
 std::string escape(const std::string& s) {
   std::string out;
   for (char c : s) {
@@ -20,6 +21,22 @@ std::string escape(const std::string& s) {
       out += buf;
     } else {
       out += c;
+    }
+  }
+  return out;
+}
+
+// Text as XML character data or attribute value: xml_escape("a<b & \"c\"") == "a&lt;b &amp; &quot;c&quot;".
+std::string xml_escape(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      default: out += c;
     }
   }
   return out;
@@ -85,7 +102,7 @@ std::string bank_heat_map_svg(const arch_table& arch, const wave_access& access)
   std::string s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(width) + "\" height=\"" +
                   std::to_string(height) + "\" font-family=\"monospace\" font-size=\"10\">\n";
   s += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  s += "<text x=\"4\" y=\"16\" font-size=\"12\">" + escape(access.label) + ": " + std::string(arch.name) + " " +
+  s += "<text x=\"4\" y=\"16\" font-size=\"12\">" + xml_escape(access.label) + ": " + std::string(arch.name) + " " +
        (access.kind == access_kind::load ? "load" : "store") + " " + std::to_string(access.width) + " B/lane; " +
        std::to_string(d.cost.wavefronts) + " wavefronts (ideal " + std::to_string(d.cost.ideal) + "), " +
        std::to_string(d.cost.max_ways) + "-way</text>\n";
