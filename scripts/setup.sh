@@ -5,7 +5,7 @@
 # kernels for gfx90a and gfx940 and checks their assembly (gpu/amd: 0 bytes of scratch, LDS widths as the
 # simulator prices them; about 40 s of one core).
 set -euo pipefail
-packages=(meson ninja-build g++ clang pkg-config cmake libeigen3-dev doctest-dev librapidcheck-dev libbenchmark-dev librsvg2-bin python3-jsonschema hipcc "$@")
+packages=(meson ninja-build g++ clang pkg-config cmake libeigen3-dev doctest-dev librapidcheck-dev libbenchmark-dev libboost-context-dev librsvg2-bin python3-jsonschema hipcc "$@")
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,9 +1,10 @@
-// tilesim/sim/engine/fiber.cpp: ucontext fibers with guard pages and AddressSanitizer switch annotations.
+// tilesim/sim/engine/fiber.cpp: Boost.Context fibers with guard pages and AddressSanitizer switch annotations.
 #include "sim/engine/fiber.hpp"
 
 #include <sys/mman.h>
-#include <ucontext.h>
 #include <unistd.h>
+
+#include <boost/context/detail/fcontext.hpp>
 
 #include <cerrno>
 #include <cstdint>
@@ -29,6 +30,8 @@
 namespace tilesim::sim {
 
 namespace {
+
+namespace fctx = boost::context::detail;
 
 constexpr unsigned char paint_byte = 0xA5;
 
@@ -61,7 +64,7 @@ std::size_t page_size() {
 
 struct fiber_set::state {
   struct fiber {
-    ucontext_t context{};
+    fctx::fcontext_t context = nullptr;  // where it continues (made by start, saved at each suspend)
     unsigned char* stack = nullptr;  // lowest usable byte (the guard page sits just below)
     entry_function entry = nullptr;
     void* arg = nullptr;
@@ -77,7 +80,7 @@ struct fiber_set::state {
   void* mapping = nullptr;
   std::size_t mapping_bytes = 0;
   std::vector<fiber> fibers;
-  ucontext_t scheduler{};
+  fctx::fcontext_t scheduler = nullptr;  // where the running fiber's suspend returns to
   int current = -1;
   void* scheduler_fake_stack = nullptr;
   const void* scheduler_stack_bottom = nullptr;  // learnt from ASan at the first switch into a fiber
@@ -87,6 +90,23 @@ struct fiber_set::state {
     if (i < 0 || i >= count)
       throw std::out_of_range("fiber_set: fiber " + std::to_string(i) + " of " + std::to_string(count));
     return fibers[static_cast<std::size_t>(i)];
+  }
+};
+
+struct fiber_set::trampoline {
+  // The first code on a fiber's stack: `t` holds the scheduler's context and the set (resume's argument).
+  [[noreturn]] static void enter(fctx::transfer_t t) {
+    auto* self = static_cast<fiber_set*>(t.data);
+    state& s = *self->s_;
+    s.scheduler = t.fctx;
+    finish_switch(nullptr, &s.scheduler_stack_bottom, &s.scheduler_stack_size);
+    const int index = s.current;
+    state::fiber& fb = s.fibers[static_cast<std::size_t>(index)];
+    fb.entry(fb.arg, index);  // the engine's entry catches everything
+    fb.finished = true;
+    start_switch(nullptr, s.scheduler_stack_bottom, s.scheduler_stack_size);  // leaving for good: drop the fake stack
+    fctx::jump_fcontext(s.scheduler, nullptr);
+    __builtin_trap();  // a finished fiber is never resumed
   }
 };
 
@@ -139,15 +159,7 @@ void fiber_set::start(int i, entry_function f, void* arg, bool measure) {
   fb.finished = false;
   fb.measured = measure;
   fb.fake_stack = nullptr;
-  if (getcontext(&fb.context) != 0) throw std::runtime_error("fiber_set: getcontext failed");
-  fb.context.uc_stack.ss_sp = fb.stack;
-  fb.context.uc_stack.ss_size = s_->stack_bytes;
-  fb.context.uc_link = nullptr;  // the trampoline never returns
-  // makecontext passes int arguments only: the set's address travels as two 32-bit halves.
-  const auto self = reinterpret_cast<std::uintptr_t>(this);
-  const auto high = static_cast<unsigned>(static_cast<std::uint64_t>(self) >> 32);
-  const auto low = static_cast<unsigned>(static_cast<std::uint64_t>(self) & 0xffffffffu);
-  makecontext(&fb.context, reinterpret_cast<void (*)()>(&fiber_set::trampoline), 3, high, low, i);
+  fb.context = fctx::make_fcontext(fb.stack + s_->stack_bytes, s_->stack_bytes, &trampoline::enter);
 }
 
 void fiber_set::resume(int i) {
@@ -157,7 +169,8 @@ void fiber_set::resume(int i) {
   if (!fb.started || fb.finished) throw std::logic_error("fiber_set: fiber " + std::to_string(i) + " is not runnable");
   s_->current = i;
   start_switch(&s_->scheduler_fake_stack, fb.stack, s_->stack_bytes);
-  swapcontext(&s_->scheduler, &fb.context);
+  const fctx::transfer_t back = fctx::jump_fcontext(fb.context, this);
+  fb.context = back.fctx;  // the fiber's suspend point (meaningless once it finished)
   finish_switch(s_->scheduler_fake_stack, nullptr, nullptr);
   s_->current = -1;
 }
@@ -166,7 +179,8 @@ void fiber_set::suspend() {
   if (s_->current < 0) throw std::logic_error("fiber_set: suspend called outside a fiber");
   state::fiber& fb = s_->fibers[static_cast<std::size_t>(s_->current)];
   start_switch(&fb.fake_stack, s_->scheduler_stack_bottom, s_->scheduler_stack_size);
-  swapcontext(&fb.context, &s_->scheduler);
+  const fctx::transfer_t from = fctx::jump_fcontext(s_->scheduler, nullptr);
+  s_->scheduler = from.fctx;  // the scheduler's resume() that woke this fiber
   finish_switch(fb.fake_stack, &s_->scheduler_stack_bottom, &s_->scheduler_stack_size);
 }
 
@@ -176,19 +190,6 @@ std::size_t fiber_set::stack_used(int i) const {
   std::size_t untouched = 0;  // the stack grows down: count painted bytes from the bottom
   while (untouched < s_->stack_bytes && fb.stack[untouched] == paint_byte) ++untouched;
   return s_->stack_bytes - untouched;
-}
-
-void fiber_set::trampoline(unsigned self_high, unsigned self_low, int index) {
-  const auto self_bits = (static_cast<std::uint64_t>(self_high) << 32) | self_low;
-  auto* self = reinterpret_cast<fiber_set*>(static_cast<std::uintptr_t>(self_bits));
-  state& s = *self->s_;
-  finish_switch(nullptr, &s.scheduler_stack_bottom, &s.scheduler_stack_size);
-  state::fiber& fb = s.fibers[static_cast<std::size_t>(index)];
-  fb.entry(fb.arg, index);  // the engine's entry catches everything
-  fb.finished = true;
-  start_switch(nullptr, s.scheduler_stack_bottom, s.scheduler_stack_size);  // leaving for good: drop the fake stack
-  setcontext(&s.scheduler);
-  __builtin_trap();  // setcontext returns only on failure
 }
 
 }  // namespace tilesim::sim

@@ -1,17 +1,19 @@
-// tilesim/sim/engine/fiber.hpp: stackful fibers, one per simulated GPU thread, on POSIX ucontext.
+// tilesim/sim/engine/fiber.hpp: stackful fibers, one per simulated GPU thread, on Boost.Context.
 //
-// DEFINITION. A fiber_set owns `count` fibers, each a ucontext with its own stack, and one scheduler (the
+// DEFINITION. A fiber_set owns `count` fibers, each an execution context with its own stack, and one scheduler (the
 // thread that calls resume). start(i, f, arg) prepares fiber i to run f(arg, i); resume(i) runs it until it
 // calls suspend() or f returns; then resume returns. Only the scheduler resumes, only a fiber suspends, so
 // control always goes scheduler -> fiber -> scheduler; there is no fiber-to-fiber switch.
 //
-// WHY UCONTEXT. The engine must stop a thread in the middle of a program (at a barrier) and continue it
+// WHY BOOST.CONTEXT. The engine must stop a thread in the middle of a program (at a barrier) and continue it
 // later, with the program's locals (tile windows, register tiles) intact: that needs a stack per thread.
-// ucontext (makecontext/swapcontext) is in glibc, so no dependency is added, and AddressSanitizer knows
-// how to follow it when told about each switch (__sanitizer_start_switch_fiber / finish_switch_fiber, done
-// here under __has_feature(address_sanitizer) / __SANITIZE_ADDRESS__). Boost.Context would switch faster
-// (swapcontext makes one rt_sigprocmask system call per switch, ~0.2 us), but a 256-thread block with a few
-// barriers switches a few thousand times, which is milliseconds at worst; not worth a new package.
+// Switching is Boost.Context's fcontext (make_fcontext / jump_fcontext, Debian's libboost-context-dev): a few
+// dozen instructions in user space that save the callee-saved registers, where POSIX swapcontext also made an
+// rt_sigprocmask system call per switch (~0.2 us; a 256-thread GEMM workgroup switches tens of thousands of
+// times). The stacks are still ours (one mapping, a guard page below each), and AddressSanitizer is told about
+// every switch (__sanitizer_start_switch_fiber / finish_switch_fiber, under __has_feature(address_sanitizer) /
+// __SANITIZE_ADDRESS__), as it was with ucontext. One fiber_set belongs to one OS thread (the engine keeps one
+// per worker thread); sets on different threads are independent.
 //
 // WORKED EXAMPLE. Two fibers that each suspend once:
 //   fiber_set fs(2, 64 * 1024);
@@ -22,7 +24,7 @@
 // INVARIANTS. Each stack is stack_bytes (rounded up to pages) with an inaccessible guard page below it, so
 // a stack overflow stops the process at the guard (SIGSEGV) instead of silently corrupting another
 // fiber's stack. f must not let an exception escape (the engine catches everything at the fiber's base:
-// unwinding cannot cross makecontext's frame). A fiber must not suspend inside a catch block (the C++
+// unwinding cannot cross the context's entry frame). A fiber must not suspend inside a catch block (the C++
 // runtime keeps one caught-exception stack per OS thread, shared by all fibers).
 #pragma once
 
@@ -61,7 +63,7 @@ class fiber_set {
  private:
   struct state;
   std::unique_ptr<state> s_;
-  [[noreturn]] static void trampoline(unsigned self_high, unsigned self_low, int index);
+  struct trampoline;  // the function every fiber starts in (fiber.cpp)
 };
 
 }  // namespace tilesim::sim
