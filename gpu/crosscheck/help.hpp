@@ -34,6 +34,9 @@ inline const char* gpu_help(std::string_view command) {
       "                                        Nsight Compute counters compared (tilesim-gpu crosscheck --help)\n"
       "  tilesim-gpu counters-pass --seed N    each point's kernel once (what the Nsight Compute run executes)\n"
       "  tilesim-gpu device                    the GPU, driver and runtime\n"
+      "  tilesim-gpu props --cases N --seed S  generated tile programs compiled at run time (NVRTC), run on the GPU and\n"
+      "                                        the simulator, compared, shrunk (tilesim-gpu props --help)\n"
+      "  tilesim-gpu props-pass --cases-file F each case's kernel once (what props' ncu and compute-sanitizer runs execute)\n"
       "  tilesim-gpu --help, tilesim-gpu COMMAND --help   these texts\n"
       "\n") + gpu_exit_codes;
   static const std::string crosscheck = std::string(
@@ -71,10 +74,58 @@ inline const char* gpu_help(std::string_view command) {
       "\n"
       "Prints the GPU, driver, runtime version, multiprocessors, clock and warp size. No options but --help.\n"
       "\n") + gpu_exit_codes;
+  static const std::string props = std::string(
+      "usage: tilesim-gpu props [--cases N] [--seed S] [--report FILE] [--no-counters] [--cases-file FILE]\n"
+      "                         [--compiler nvrtc|nvcc] [--jobs J] [--cache DIR] [--root DIR] [--repeat R]\n"
+      "                         [--sanitize-cases N] [--shrink-budget N] [--fault swizzle-bit]\n"
+      "\n"
+      "Property tests against the real kernels (gpu/props/). Draws N whole tile programs (RapidCheck; element size,\n"
+      "tile shape, vector widths, LDS layout of every family, writer and reader encodings with replication, pads, block\n"
+      "and grid), turns each into the kernel a user would ship (the same program source the simulator runs) and\n"
+      "compiles it at run time on every core (NVRTC; modules cached by source hash). For every case, GPU against\n"
+      "simulator: outputs bit for bit (a copy returns its input; no element lost; each stored once per replica),\n"
+      "Nsight Compute's shared-memory wavefronts and instructions and global sectors and instructions (one ncu run\n"
+      "over the whole batch), cycles per block (clock64; a distribution: median, worst, the worst cases), 0 bytes of\n"
+      "stack per kernel; compute-sanitizer memcheck and racecheck on a sample. A failing case is shrunk, each step\n"
+      "recompiled and rerun on the GPU, and printed as a C++ snippet, its kernel source and a replay command line.\n"
+      "A progress bar goes to stderr. Run it from the repository root (or pass --root).\n"
+      "\n"
+      "options:\n"
+      "  --cases N              generated cases, 1..100000 (default 200)\n"
+      "  --seed S               generator and input seed (default: random, printed; --seed S replays a run)\n"
+      "  --report FILE          write the run as JSON (tool \"tilesim-gpu props\"; gpu/recordings/props-*.json are replayed\n"
+      "                         by the CPU test gpu-props)\n"
+      "  --no-counters          skip the Nsight Compute pass (ncu on PATH, or $NCU)\n"
+      "  --cases-file FILE      run the case(s) in FILE (a JSON case or array; what a failure's replay line names)\n"
+      "  --compiler nvrtc|nvcc  run-time compiler (default nvrtc, in process; nvcc runs as subprocesses)\n"
+      "  --jobs J               compile threads (default: every core)\n"
+      "  --cache DIR            module cache (default /tmp/tilesim-props-cache)\n"
+      "  --root DIR             the repository root holding gpu/props/ (default: the current directory)\n"
+      "  --repeat R             timed launches per case, 1..100 (default 3)\n"
+      "  --sanitize-cases N     cases run under compute-sanitizer memcheck and racecheck (default 8, 0: none)\n"
+      "  --shrink-budget N      candidates tried when shrinking a failure (default 150)\n"
+      "  --fault swizzle-bit    test only: one swizzle bit of the reader's LDS layout flipped on the device side\n"
+      "  --help                 this text\n"
+      "\n") + gpu_exit_codes;
+  static const std::string props_pass = std::string(
+      "usage: tilesim-gpu props-pass --cases-file FILE [--cache DIR] [--root DIR] [--compiler nvrtc|nvcc]\n"
+      "\n"
+      "What props' Nsight Compute and compute-sanitizer runs execute: each case's kernel once, untimed, one line each\n"
+      "with its output check (exit 1 if one differs).\n"
+      "\n"
+      "options:\n"
+      "  --cases-file FILE      the cases (a JSON case or array; required)\n"
+      "  --cache DIR            module cache (default /tmp/tilesim-props-cache)\n"
+      "  --root DIR             the repository root holding gpu/props/\n"
+      "  --compiler nvrtc|nvcc  run-time compiler (default nvrtc)\n"
+      "  --help                 this text\n"
+      "\n") + gpu_exit_codes;
   if (command.empty()) return overview.c_str();
   if (command == "crosscheck") return crosscheck.c_str();
   if (command == "counters-pass") return counters_pass.c_str();
   if (command == "device") return device.c_str();
+  if (command == "props") return props.c_str();
+  if (command == "props-pass") return props_pass.c_str();
   return nullptr;
 }
 

@@ -40,6 +40,9 @@
 #include "gpu/crosscheck/crosscheck.hpp"
 #include "gpu/crosscheck/help.hpp"
 #include "gpu/reference/reference_run.hpp"
+#if defined(TILESIM_GPU_PROPS)
+#include "gpu/props/props_command.hpp"  // `props`, `props-pass` (issue 18)
+#endif
 
 namespace tilesim::gpu {
 namespace {
@@ -443,6 +446,10 @@ int main(int argc, char** argv) {
     }
     if (cmd == "crosscheck") return crosscheck(args, command_line);
     if (cmd == "counters-pass") return counters_pass(args);
+#if defined(TILESIM_GPU_PROPS)
+    if (cmd == "props") return props::props_command(args, command_line, {ncu_program, split_csv});
+    if (cmd == "props-pass") return props::props_pass_command(args);
+#endif
     if (cmd == "device") {
       const device_description d = require_device();
       std::printf("%s, driver %s, runtime %d, %d multiprocessors, %d kHz, warp %d\n", d.name.c_str(), d.driver.c_str(),

@@ -1,0 +1,298 @@
+// tilesim/gpu/props/props_command.cpp: `tilesim-gpu props` and `props-pass` (props_command.hpp).
+#include "gpu/props/props_command.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <map>
+#include <random>
+#include <sstream>
+#include <thread>
+
+#include "cli/args.hpp"
+#include "cli/output_file.hpp"
+#include "gpu/props/kernel_source.hpp"
+#include "gpu/props/module_runner.hpp"
+#include "gpu/props/props_generators.hpp"
+#include "gpu/props/props_json.hpp"
+#include "gpu/props/props_report.hpp"
+#include "gpu/props/props_sim.hpp"
+#include "gpu/props/props_internal.hpp"
+#include "gpu/props/shrink.hpp"
+
+namespace tilesim::gpu::props {
+
+using cli::usage_error;
+
+// One progress line on stderr, redrawn in place: "compile [#####.....] 250/500".
+void progress(const char* phase, std::size_t done, std::size_t total) {
+  const int width = 30, filled = total ? static_cast<int>(width * done / total) : width;
+  std::fprintf(stderr, "\r%-8s [%s%s] %zu/%zu", phase, std::string(static_cast<std::size_t>(filled), '#').c_str(),
+               std::string(static_cast<std::size_t>(width - filled), '.').c_str(), done, total);
+  if (done == total) std::fputc('\n', stderr);
+  std::fflush(stderr);
+}
+
+namespace {
+std::uint64_t input_seed(std::uint64_t seed, std::size_t index) {
+  std::uint64_t z = seed + 0x9E3779B97F4A7C15ull * (index + 1);  // splitmix64, as crosscheck's point_seed
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+}  // namespace
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+// Compiles every case on `jobs` threads (NVRTC is thread-safe; nvcc runs as that many processes).
+std::vector<compiled_kernel> compile_all(const std::vector<props_case>& cases, const rtc_options& o, int jobs,
+                                         bool show) {
+  std::vector<compiled_kernel> out(cases.size());
+  std::atomic<std::size_t> next{0}, done{0};
+  auto worker = [&] {
+    for (std::size_t i; (i = next++) < cases.size();) {
+      const std::string name = kernel_name(cases[i]);
+      out[i] = compile_kernel(kernel_source(cases[i], name), name, o);
+      const std::size_t d = ++done;
+      if (show && (d % 4 == 0 || d == cases.size())) progress("compile", d, cases.size());
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int j = 0; j < std::max(1, std::min<int>(jobs, static_cast<int>(cases.size()))); ++j) pool.emplace_back(worker);
+  for (std::thread& t : pool) t.join();
+  return out;
+}
+
+// The simulator side and the GPU side of one case (not the counters): a filled case_record.
+case_record run_case(int index, const props_case& device_case, const compiled_kernel& k, std::uint64_t seed, int repeat) {
+  case_record r;
+  r.index = index;
+  r.device_case = device_case;
+  r.kernel = kernel_name(device_case);
+  r.input_seed = input_seed(seed, static_cast<std::size_t>(index));
+  r.compile = k;
+  r.compile.cubin.clear();
+  r.compile.log.clear();
+  props_case sim_case = device_case;
+  sim_case.fault = 0;  // the fault is on the device side only
+  const case_inputs in = make_case_inputs(sim_case, r.input_seed);
+  try {
+    const case_simulation s = simulate_case(sim_case, in);
+    r.simulated = s.predicted;
+    r.sim_cycles = s.cycles_per_workgroup;
+    r.lds_bytes = s.lds_bytes;
+    r.sim_clean = s.clean;
+    r.stores_ok = s.stores_per_element_ok;
+    const case_check sc = check_case_output(sim_case, in, s.buffers[1]);
+    r.sim_output_ok = sc.mismatches == 0;
+    r.sim_note = s.findings + (s.stores_note.empty() ? "" : (s.findings.empty() ? "" : "; ") + s.stores_note) +
+                 (sc.mismatches ? " output " + sc.first_mismatch : "");
+  } catch (const std::exception& e) {
+    r.error = std::string("simulator: ") + e.what();
+    return r;
+  }
+  if (!k.ok) {
+    r.error = "compile failed: " + k.log.substr(0, 2000);
+    return r;
+  }
+  const device_launch untimed{static_cast<int>(device_case.grid), static_cast<int>(device_case.threads), r.lds_bytes, false};
+  const device_result g = run_module(k.cubin, r.kernel, untimed, in.buffers);
+  r.gpu_ran = true;
+  r.registers = g.registers;
+  r.local_bytes = g.local_bytes;
+  const case_check gc = check_case_output(sim_case, in, g.buffers[1]);
+  r.gpu_output_ok = gc.mismatches == 0;
+  r.gpu_mismatch = gc.first_mismatch;
+  double best = 1e300;
+  for (int t = 0; t < repeat; ++t) {
+    device_launch timed = untimed;
+    timed.timed = true;
+    const device_result tr = run_module(k.cubin, r.kernel, timed, in.buffers);
+    std::vector<double> blocks(tr.block_cycles.begin(), tr.block_cycles.end());
+    const double m = median(blocks);
+    if (m < best) {
+      best = m;
+      r.gpu_cycles_median = m;
+      r.gpu_cycles_min = *std::min_element(blocks.begin(), blocks.end());
+      r.gpu_cycles_max = *std::max_element(blocks.begin(), blocks.end());
+    }
+  }
+  return r;
+}
+
+namespace {
+std::string write_cases_file(const std::vector<props_case>& cases) {
+  char dir[] = "/tmp/tilesim-props-XXXXXX";
+  if (!mkdtemp(dir)) throw std::runtime_error("cannot make a temporary directory");
+  json_value::array a;
+  for (const props_case& c : cases) a.push_back(to_json(c));
+  const std::string path = std::string(dir) + "/cases.json";
+  std::ofstream(path) << dump(json_value(a)) << "\n";
+  return path;
+}
+
+std::string pass_args(const std::string& cases_file, const options& o) {
+  return " props-pass --cases-file " + cases_file + " --cache " + o.rtc.cache + " --root " + o.rtc.root +
+         " --compiler " + (o.rtc.backend == rtc_backend::nvcc ? "nvcc" : "nvrtc");
+}
+
+}  // namespace
+
+// One Nsight Compute run over props-pass for `cases`: counters per case, in launch order.
+std::vector<counters> measure_batch(const std::vector<props_case>& cases, const options& o, const crosscheck_hooks& h) {
+  const std::string file = write_cases_file(cases);
+  const std::string dir = file.substr(0, file.rfind('/'));
+  const std::string csv = dir + "/counters.csv", err = dir + "/ncu.err";
+  std::string metrics;
+  for (const std::string& m : counter_metrics()) metrics += (metrics.empty() ? "" : ",") + m;
+  const std::string command = h.ncu_program() + " --csv --clock-control none --log-file " + csv + " --metrics " +
+                              metrics + " /proc/" + std::to_string(getpid()) + "/exe" + pass_args(file, o) + " > " +
+                              err + " 2>&1";
+  const int status = std::system(command.c_str());
+  std::ifstream f(csv);
+  if (status != 0 || !f) {
+    std::stringstream s;
+    s << std::ifstream(err).rdbuf();
+    throw std::runtime_error("ncu failed (status " + std::to_string(status) + "): " + command + "\n" + s.str());
+  }
+  std::vector<counters> out(cases.size());
+  std::vector<std::string> names(cases.size());
+  std::map<std::string, std::size_t> col;
+  std::string line;
+  while (std::getline(f, line)) {
+    if (line.rfind("==", 0) == 0 || line.empty()) continue;
+    const std::vector<std::string> row = h.split_csv(line);
+    if (col.empty()) {
+      if (row.empty() || row[0] != "ID") continue;
+      for (std::size_t i = 0; i < row.size(); ++i) col[row[i]] = i;
+      for (const char* need : {"ID", "Kernel Name", "Metric Name", "Metric Value"})
+        if (!col.count(need)) throw std::runtime_error(std::string("ncu's CSV has no column \"") + need + "\"");
+      continue;
+    }
+    if (row.size() < col.size()) continue;
+    const std::size_t id = std::stoul(row[col["ID"]]);
+    if (id >= cases.size()) throw std::runtime_error("ncu profiled more kernels than cases");
+    std::string value = row[col["Metric Value"]];
+    value.erase(std::remove(value.begin(), value.end(), ','), value.end());
+    set_counter(out[id], row[col["Metric Name"]], std::stod(value));
+    names[id] = row[col["Kernel Name"]];
+  }
+  for (std::size_t i = 0; i < cases.size(); ++i)
+    if (names[i].find(kernel_name(cases[i])) == std::string::npos)
+      throw std::runtime_error("ncu kernel " + std::to_string(i) + " is \"" + names[i] + "\", expected " + kernel_name(cases[i]));
+  return out;
+}
+
+// compute-sanitizer `tool` over props-pass for `cases`: "" when clean, else its summary lines.
+std::string sanitize(const std::vector<props_case>& cases, const options& o, const std::string& tool) {
+  std::string program = "compute-sanitizer";
+  if (std::system("command -v compute-sanitizer > /dev/null 2>&1") != 0) program = o.rtc.cuda + "/bin/compute-sanitizer";
+  const std::string file = write_cases_file(cases);
+  const std::string log = file.substr(0, file.rfind('/')) + "/" + tool + ".log";
+  const std::string command = program + " --tool " + tool + " --error-exitcode 3 /proc/" + std::to_string(getpid()) +
+                              "/exe" + pass_args(file, o) + " > " + log + " 2>&1";
+  const int status = std::system(command.c_str());
+  std::stringstream s;
+  s << std::ifstream(log).rdbuf();
+  const std::string text = s.str();
+  if (status == 0 && text.find("ERROR SUMMARY: 0 errors") != std::string::npos) return "";
+  const std::size_t at = text.find("ERROR SUMMARY");
+  return "status " + std::to_string(status) + ": " + (at == std::string::npos ? text.substr(0, 400) : text.substr(at, 200));
+}
+
+std::vector<props_case> read_cases_file(const std::string& path) {
+  std::ifstream f(path);
+  if (!f) throw usage_error("cannot read --cases-file " + path);
+  std::stringstream s;
+  s << f.rdbuf();
+  const json_value v = parse_json(s.str());
+  std::vector<props_case> cases;
+  if (v.is_array()) {
+    for (const json_value& c : v.elements()) cases.push_back(case_from_json(c));
+  } else {
+    cases.push_back(case_from_json(v.get("case") ? v["case"] : v));
+  }
+  if (cases.empty()) throw usage_error("--cases-file " + path + " holds no case");
+  return cases;
+}
+
+options parse(std::vector<std::string>& args, bool pass) {
+  options o;
+  o.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const auto cases = pass ? std::nullopt : cli::take_text_option(args, "cases");
+  const auto seed = pass ? std::nullopt : cli::take_text_option(args, "seed");
+  o.report = pass ? std::nullopt : cli::take_text_option(args, "report");
+  o.case_file = cli::take_text_option(args, "cases-file");
+  const auto cache = cli::take_text_option(args, "cache");
+  const auto root = cli::take_text_option(args, "root");
+  const auto compiler = cli::take_text_option(args, "compiler");
+  const auto jobs = pass ? std::nullopt : cli::take_text_option(args, "jobs");
+  const auto repeat = pass ? std::nullopt : cli::take_text_option(args, "repeat");
+  const auto budget = pass ? std::nullopt : cli::take_text_option(args, "shrink-budget");
+  const auto sanitize_n = pass ? std::nullopt : cli::take_text_option(args, "sanitize-cases");
+  const auto fault = pass ? std::nullopt : cli::take_text_option(args, "fault");
+  o.counters = pass ? false : !cli::take_flag(args, "no-counters");
+  if (!args.empty()) throw usage_error(std::string("tilesim-gpu ") + (pass ? "props-pass" : "props") + ": unknown argument \"" + args[0] + "\"");
+  auto ranged = [](const std::optional<std::string>& t, const char* name, long long lo, long long hi, long long def) {
+    if (!t) return def;
+    const long long v = cli::parse_int(*t, std::string("option --") + name);
+    if (v < lo || v > hi)
+      throw usage_error(std::string("--") + name + " must be in " + std::to_string(lo) + ".." + std::to_string(hi) + " (got " + *t + ")");
+    return v;
+  };
+  o.cases = static_cast<int>(ranged(cases, "cases", 1, 100000, 200));
+  o.seed = seed ? static_cast<std::uint64_t>(cli::parse_int(*seed, "option --seed")) : std::random_device{}() % 1000000000u;
+  o.jobs = static_cast<int>(ranged(jobs, "jobs", 1, 1024, o.jobs));
+  o.repeat = static_cast<int>(ranged(repeat, "repeat", 1, 100, 3));
+  o.shrink_budget = static_cast<int>(ranged(budget, "shrink-budget", 0, 100000, 150));
+  o.sanitize_cases = static_cast<int>(ranged(sanitize_n, "sanitize-cases", 0, 100000, 8));
+  if (fault && *fault != "swizzle-bit") throw usage_error("--fault takes swizzle-bit (got \"" + *fault + "\")");
+  o.fault = fault ? 1 : 0;
+  if (compiler && *compiler != "nvrtc" && *compiler != "nvcc")
+    throw usage_error("--compiler must be nvrtc or nvcc (got \"" + *compiler + "\")");
+  o.rtc.backend = compiler && *compiler == "nvcc" ? rtc_backend::nvcc : rtc_backend::nvrtc;
+  o.rtc.cache = cache.value_or("/tmp/tilesim-props-cache");
+  o.rtc.root = find_root(root.value_or("."));
+  if (pass && !o.case_file) throw usage_error("usage: tilesim-gpu props-pass --cases-file FILE [--cache DIR] [--root DIR] [--compiler nvrtc|nvcc]");
+  return o;
+}
+
+int props_pass_command(std::vector<std::string> args) {
+  const options o = parse(args, true);
+  const std::vector<props_case> cases = read_cases_file(*o.case_file);
+  describe_device();
+  const std::vector<compiled_kernel> modules = compile_all(cases, o.rtc, o.jobs, false);
+  int wrong = 0;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const std::string name = kernel_name(cases[i]);
+    if (!modules[i].ok) throw std::runtime_error("compile failed for " + name + ":\n" + modules[i].log);
+    props_case clean = cases[i];
+    clean.fault = 0;
+    const case_inputs in = make_case_inputs(clean, 1 + i);
+    const std::size_t lds = lds_bytes_of(clean);
+    const device_result r = run_module(modules[i].cubin, name, {static_cast<int>(cases[i].grid), static_cast<int>(cases[i].threads), lds, false}, in.buffers);
+    const case_check c = check_case_output(clean, in, r.buffers[1]);
+    wrong += c.mismatches != 0;
+    std::printf("props-pass: %s: output %s\n", name.c_str(), c.mismatches ? c.first_mismatch.c_str() : "ok");
+  }
+  std::fflush(stdout);
+  return wrong ? 1 : 0;
+}
+
+}  // namespace tilesim::gpu::props

@@ -1,0 +1,208 @@
+// tilesim/gpu/props/props_main.cpp: the `tilesim-gpu props` run: generate, compile, run both sides, count,
+// sanitize, shrink, report (props_command.hpp). The helpers are props_command.cpp's (props_internal.hpp).
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+
+#include "cli/output_file.hpp"
+#include "gpu/props/kernel_source.hpp"
+#include "gpu/props/props_command.hpp"
+#include "gpu/props/props_generators.hpp"
+#include "gpu/props/props_internal.hpp"
+#include "gpu/props/props_json.hpp"
+#include "gpu/props/props_report.hpp"
+#include "gpu/props/shrink.hpp"
+
+namespace tilesim::gpu::props {
+
+int props_command(std::vector<std::string> args, const std::string& command_line, const crosscheck_hooks& hooks) {
+  const options o = parse(args, false);
+  const device_description device = describe_device();  // no GPU: device_error "no GPU ..." -> exit 77
+  const auto start = std::chrono::steady_clock::now();
+  // 1. The cases: generated from the seed (with their shrink trees), or read back from --cases-file.
+  std::vector<rc::Shrinkable<props_case>> trees;
+  std::vector<props_case> cases;
+  if (o.case_file) {
+    cases = read_cases_file(*o.case_file);
+  } else {
+    for (int i = 0; i < o.cases; ++i) {
+      trees.push_back(generate_case(o.seed, i, o.fault));
+      cases.push_back(trees.back().value());
+    }
+  }
+  std::printf("tilesim-gpu props: %zu cases, seed %llu (replay: --seed %llu), device %s, compiler %s on %d threads\n",
+              cases.size(), static_cast<unsigned long long>(o.seed), static_cast<unsigned long long>(o.seed),
+              device.name.c_str(), backend_version(o.rtc).c_str(), o.jobs);
+  std::fflush(stdout);
+  // 2. Every kernel compiled at run time, in parallel, cached by source.
+  const auto c0 = std::chrono::steady_clock::now();
+  std::vector<compiled_kernel> modules = compile_all(cases, o.rtc, o.jobs, true);
+  const double compile_wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - c0).count();
+  // 3. Each case on the simulator and on the GPU (outputs, clock64 cycles).
+  std::vector<case_record> records;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    try {
+      records.push_back(run_case(static_cast<int>(i), cases[i], modules[i], o.seed, o.repeat));
+    } catch (const device_error& e) {
+      case_record r;
+      r.index = static_cast<int>(i);
+      r.device_case = cases[i];
+      r.kernel = kernel_name(cases[i]);
+      r.error = std::string("GPU: ") + e.what();
+      records.push_back(r);
+      if (std::string(e.what()).find("launch failure") != std::string::npos ||
+          std::string(e.what()).find("illegal") != std::string::npos)
+        throw;  // the context is gone; nothing after this would run
+    }
+    progress("run", i + 1, cases.size());
+  }
+  // 4. One Nsight Compute pass over the whole batch.
+  if (o.counters) {
+    std::fprintf(stderr, "counters: one Nsight Compute run over %zu kernels\n", cases.size());
+    const std::vector<counters> measured = measure_batch(cases, o, hooks);
+    for (std::size_t i = 0; i < cases.size(); ++i) records[i].measured = measured[i];
+  }
+  // 5. compute-sanitizer memcheck and racecheck over a sample (the first N cases).
+  json_value sanitizer;
+  if (o.sanitize_cases > 0) {
+    const std::vector<props_case> sample(cases.begin(), cases.begin() + std::min<std::ptrdiff_t>(o.sanitize_cases, static_cast<std::ptrdiff_t>(cases.size())));
+    for (const char* tool : {"memcheck", "racecheck"}) {
+      std::fprintf(stderr, "sanitizer: compute-sanitizer --tool %s over %zu cases\n", tool, sample.size());
+      const std::string found = sanitize(sample, o, tool);
+      sanitizer.set(tool, found.empty() ? json_value("clean") : json_value(found));
+    }
+    sanitizer.set("cases", static_cast<long long>(sample.size()));
+  }
+  // 6. Verdicts, cycles distribution.
+  int results_bad = 0, counters_bad = 0, stack_bad = 0;
+  std::vector<double> compile_seconds, ratio;
+  std::vector<std::pair<double, int>> worst;
+  for (const case_record& r : records) {
+    results_bad += !r.results_equal();
+    counters_bad += r.counters_equal() && !*r.counters_equal();
+    stack_bad += r.compile.stack_bytes != 0;
+    if (!r.compile.cached && r.compile.seconds > 0) compile_seconds.push_back(r.compile.seconds);
+    if (r.gpu_cycles_median > 0) {
+      const double e = (r.sim_cycles - r.gpu_cycles_median) / r.gpu_cycles_median;
+      ratio.push_back(std::fabs(e));
+      worst.push_back({std::fabs(e), r.index});
+    }
+  }
+  std::sort(worst.rbegin(), worst.rend());
+  // 7. Shrink the first failing case: each candidate recompiled (cached) and rerun on the GPU.
+  json_value::array failures;
+  const bool shrinkable = !trees.empty() && o.shrink_budget > 0;
+  for (const case_record& r : records) {
+    const bool res_fail = !r.results_equal();
+    const bool cnt_fail = r.counters_equal() && !*r.counters_equal();
+    if (!res_fail && !cnt_fail) continue;
+    json_value f;
+    f.set("index", r.index);
+    f.set("property", res_fail ? "results_equal" : "counters_equal");
+    props_case minimal = r.device_case;
+    if (shrinkable && failures.empty()) {
+      std::fprintf(stderr, "shrinking case %d (%s)\n", r.index, res_fail ? "results differ" : "counters differ");
+      const std::function<bool(const props_case&)> fails = [&](const props_case& c) {
+        const std::vector<compiled_kernel> m = compile_all({c}, o.rtc, 1, false);
+        case_record again = run_case(r.index, c, m[0], o.seed, 1);
+        if (res_fail) return !again.results_equal();
+        again.measured = measure_batch({c}, o, hooks)[0];
+        return again.error.empty() && !*again.counters_equal();
+      };
+      const shrink_result<props_case> s = shrink<props_case>(trees[static_cast<std::size_t>(r.index)], fails, o.shrink_budget,
+          [](const props_case& c, int step) {
+            std::fprintf(stderr, "  step %d: %s, %lld threads, %lldx%lld tile\n", step, layout_name(c.layout),
+                         static_cast<long long>(c.threads), static_cast<long long>(c.rows()), static_cast<long long>(c.cols()));
+          });
+      minimal = s.minimal;
+      f.set("shrink_steps", s.steps);
+      f.set("shrink_tried", s.tried);
+    }
+    f.set("minimal_case", to_json(minimal));
+    f.set("cpp", "props_case c;\n" + case_cpp(minimal, 0));
+    f.set("kernel_source", kernel_source(minimal, kernel_name(minimal)));
+    const std::string replay_file = (o.report ? *o.report : std::string("/tmp/tilesim-props")) + ".case" + std::to_string(r.index) + ".json";
+    cli::write_file_replacing(replay_file, dump(to_json(minimal)) + "\n", "--report");
+    f.set("replay", "tilesim-gpu props --cases-file " + replay_file);
+    std::printf("\nFAILED case %d (%s); minimal case (C++):\nprops_case c;\n%s\nkernel source:\n%s\nreplay: tilesim-gpu props --cases-file %s\n",
+                r.index, res_fail ? "results differ" : "counters differ", case_cpp(minimal, 0).c_str(),
+                kernel_source(minimal, kernel_name(minimal)).c_str(), replay_file.c_str());
+    failures.push_back(f);
+    if (failures.size() >= 10) break;
+  }
+  // 8. The report.
+  const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  json_value report;
+  report.set("schema", "tilesim.gpu-props/1");
+  report.set("tool", "tilesim-gpu props");
+  report.set("command", command_line);
+  report.set("date", utc_now());
+  json_value dev;
+  dev.set("name", device.name);
+  dev.set("driver", device.driver);
+  dev.set("runtime_version", device.runtime_version);
+  dev.set("multiprocessors", device.multiprocessors);
+  dev.set("clock_khz", device.clock_khz);
+  report.set("device", dev);
+  report.set("seed", exact_u64(o.seed));
+  json_value comp;
+  comp.set("backend", backend_version(o.rtc));
+  comp.set("threads", o.jobs);
+  comp.set("batch_wall_seconds", compile_wall);
+  comp.set("compiled", static_cast<long long>(compile_seconds.size()));
+  comp.set("cache_hits", static_cast<long long>(cases.size() - compile_seconds.size()));
+  comp.set("median_seconds_per_case", median(compile_seconds));
+  comp.set("kernels_with_stack", stack_bad);
+  report.set("compiler", comp);
+  json_value::array rows;
+  for (const case_record& r : records) rows.push_back(to_json(r));
+  report.set("cases", rows);
+  json_value summary;
+  summary.set("cases", static_cast<long long>(records.size()));
+  summary.set("results_equal", results_bad == 0);
+  summary.set("counters_measured", o.counters);
+  summary.set("counters_equal", o.counters ? json_value(counters_bad == 0) : json_value());
+  summary.set("cases_results_differ", results_bad);
+  summary.set("cases_counters_differ", counters_bad);
+  summary.set("median_abs_cycle_error", median(ratio));
+  summary.set("max_abs_cycle_error", ratio.empty() ? 0.0 : *std::max_element(ratio.begin(), ratio.end()));
+  json_value::array worst_cases;
+  for (std::size_t k = 0; k < std::min<std::size_t>(5, worst.size()); ++k) {
+    const case_record& r = records[static_cast<std::size_t>(worst[k].second)];
+    json_value w;
+    w.set("index", r.index);
+    w.set("abs_cycle_error", worst[k].first);
+    w.set("simulator_cycles", r.sim_cycles);
+    w.set("gpu_cycles", r.gpu_cycles_median);
+    worst_cases.push_back(w);
+  }
+  summary.set("worst_cycle_cases", worst_cases);
+  summary.set("sanitizer", sanitizer);
+  summary.set("wall_seconds", total);
+  report.set("summary", summary);
+  report.set("failures", failures);
+  std::printf("compile: %zu kernels in %.1f s wall (%s, %d threads; median %.2f s per case; %zu cache hits); %d with stack\n",
+              cases.size(), compile_wall, backend_version(o.rtc).c_str(), o.jobs, median(compile_seconds),
+              cases.size() - compile_seconds.size(), stack_bad);
+  std::printf("results: %s (%d of %zu differ); counters: %s (%d differ)\n", results_bad ? "DIFFER" : "all equal", results_bad,
+              records.size(), !o.counters ? "not measured" : counters_bad ? "DIFFER" : "all equal", counters_bad);
+  std::printf("cycles per block, simulator vs GPU: median |error| %.1f %%, worst %.1f %%", 100 * median(ratio),
+              ratio.empty() ? 0.0 : 100 * *std::max_element(ratio.begin(), ratio.end()));
+  for (std::size_t k = 0; k < std::min<std::size_t>(3, worst.size()); ++k) std::printf("%s case %d", k ? "," : "; worst:", worst[k].second);
+  std::printf("\n");
+  if (sanitizer.get("memcheck"))
+    std::printf("compute-sanitizer over %lld cases: memcheck %s, racecheck %s\n",
+                static_cast<long long>(sanitizer["cases"].number()), sanitizer["memcheck"].string().c_str(),
+                sanitizer["racecheck"].string().c_str());
+  std::printf("wall time %.0f s\n", total);
+  if (o.report) {
+    cli::write_file_replacing(*o.report, dump(report) + "\n", "--report");
+    std::printf("wrote %s\n", o.report->c_str());
+  }
+  const bool sanitizer_clean = !sanitizer.get("memcheck") ||
+                               (sanitizer["memcheck"].string() == "clean" && sanitizer["racecheck"].string() == "clean");
+  return results_bad == 0 && counters_bad == 0 && stack_bad == 0 && sanitizer_clean ? 0 : 1;
+}
+
+}  // namespace tilesim::gpu::props

@@ -1,0 +1,161 @@
+// tilesim/gpu/props/rtc_compiler.cpp: NVRTC and nvcc back ends, the module cache, ptxas -v parsing.
+#include "gpu/props/rtc_compiler.hpp"
+
+#include <nvrtc.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "gpu/props/kernel_source.hpp"
+
+#ifndef TILESIM_SOURCE_ROOT
+#define TILESIM_SOURCE_ROOT "."
+#endif
+
+namespace tilesim::gpu::props {
+namespace {
+
+bool read_file(const std::string& path, std::string& out) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return false;
+  std::stringstream s;
+  s << f.rdbuf();
+  out = s.str();
+  return true;
+}
+
+// Writes through a temporary name and a rename, so parallel workers never see half a file.
+void write_file(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp" + std::to_string(getpid()) + "_" +
+                          std::to_string(std::hash<std::string>{}(text) & 0xffffff);
+  {
+    std::ofstream f(tmp, std::ios::binary);
+    f << text;
+  }
+  std::rename(tmp.c_str(), path.c_str());
+}
+
+std::vector<std::string> nvrtc_options(const rtc_options& o) {
+  return {"-std=c++20", "-arch=" + o.arch, "-default-device", "-Xptxas=-v",
+          "--include-path=" + o.root + "/gpu/props/rtc_include", "--include-path=" + o.root,
+          "--include-path=" + o.cuda + "/include/cccl", "--include-path=" + o.cuda + "/include"};
+}
+
+compiled_kernel compile_nvrtc(const std::string& source, const std::string& name, const rtc_options& o) {
+  compiled_kernel k;
+  nvrtcProgram p;
+  if (nvrtcCreateProgram(&p, source.c_str(), (name + ".cu").c_str(), 0, nullptr, nullptr) != NVRTC_SUCCESS) {
+    k.log = "nvrtcCreateProgram failed";
+    return k;
+  }
+  const std::vector<std::string> opts = nvrtc_options(o);
+  std::vector<const char*> argv;
+  for (const std::string& s : opts) argv.push_back(s.c_str());
+  const nvrtcResult r = nvrtcCompileProgram(p, static_cast<int>(argv.size()), argv.data());
+  std::size_t n = 0;
+  nvrtcGetProgramLogSize(p, &n);
+  k.log.assign(n, '\0');
+  if (n) nvrtcGetProgramLog(p, k.log.data());
+  while (!k.log.empty() && k.log.back() == '\0') k.log.pop_back();
+  if (r == NVRTC_SUCCESS) {
+    std::size_t size = 0;
+    nvrtcGetCUBINSize(p, &size);
+    k.cubin.assign(size, '\0');
+    nvrtcGetCUBIN(p, k.cubin.data());
+    k.ok = size > 0;
+  } else {
+    k.log = std::string(nvrtcGetErrorString(r)) + "\n" + k.log;
+  }
+  nvrtcDestroyProgram(&p);
+  return k;
+}
+
+compiled_kernel compile_nvcc(const std::string& source, const std::string& name, const rtc_options& o) {
+  compiled_kernel k;
+  char dir[] = "/tmp/tilesim-nvcc-XXXXXX";
+  if (!mkdtemp(dir)) {
+    k.log = "cannot make a temporary directory";
+    return k;
+  }
+  const std::string base = std::string(dir) + "/" + name;
+  write_file(base + ".cu", source);
+  const std::string cmd = o.cuda + "/bin/nvcc -std=c++20 -O3 -arch=" + o.arch + " -I" + o.root + " -cubin " + base +
+                          ".cu -o " + base + ".cubin -Xptxas -v > " + base + ".log 2>&1";
+  const int status = std::system(cmd.c_str());
+  read_file(base + ".log", k.log);
+  k.ok = status == 0 && read_file(base + ".cubin", k.cubin) && !k.cubin.empty();
+  std::system(("rm -rf " + std::string(dir)).c_str());
+  return k;
+}
+
+}  // namespace
+
+bool parse_ptxas_info(const std::string& log, const std::string& name, compiled_kernel& k) {
+  const std::size_t at = log.find("Function properties for " + name);
+  if (at == std::string::npos) return false;
+  const std::string tail = log.substr(at);
+  std::smatch m;
+  if (!std::regex_search(tail, m, std::regex(R"((\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads)")))
+    return false;
+  k.stack_bytes = std::stoll(m[1]);
+  k.spill_store_bytes = std::stoll(m[2]);
+  k.spill_load_bytes = std::stoll(m[3]);
+  if (std::regex_search(tail, m, std::regex(R"(Used (\d+) registers)"))) k.registers = std::stoi(m[1]);
+  return true;
+}
+
+compiled_kernel compile_kernel(const std::string& source, const std::string& name, const rtc_options& o) {
+  std::string key_text = (o.backend == rtc_backend::nvrtc ? "nvrtc\n" : "nvcc\n") + o.arch + "\n";
+  if (o.backend == rtc_backend::nvrtc)
+    for (const std::string& s : nvrtc_options(o)) key_text += s + "\n";
+  char hash[20];
+  std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(fnv1a(key_text + source)));
+  const std::string stem = o.cache.empty() ? "" : o.cache + "/" + hash;
+  compiled_kernel k;
+  if (!stem.empty() && read_file(stem + ".cubin", k.cubin) && read_file(stem + ".log", k.log)) {
+    k.ok = true;
+    k.cached = true;
+    parse_ptxas_info(k.log, name, k);
+    return k;
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  k = o.backend == rtc_backend::nvrtc ? compile_nvrtc(source, name, o) : compile_nvcc(source, name, o);
+  k.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  parse_ptxas_info(k.log, name, k);
+  if (k.ok && !stem.empty()) {
+    mkdir(o.cache.c_str(), 0755);
+    write_file(stem + ".log", k.log);
+    write_file(stem + ".cubin", k.cubin);  // last: its presence marks a complete entry
+  }
+  return k;
+}
+
+std::string backend_version(const rtc_options& o) {
+  if (o.backend == rtc_backend::nvrtc) {
+    int major = 0, minor = 0;
+    nvrtcVersion(&major, &minor);
+    return "nvrtc " + std::to_string(major) + "." + std::to_string(minor);
+  }
+  std::string v = "nvcc";
+  if (std::FILE* f = popen((o.cuda + "/bin/nvcc --version 2>/dev/null").c_str(), "r")) {
+    char line[256];
+    while (std::fgets(line, sizeof line, f))
+      if (std::string l = line; l.find("release") != std::string::npos) v = "nvcc " + l.substr(l.find("release") + 8, 4);
+    pclose(f);
+  }
+  return v;
+}
+
+std::string find_root(const std::string& given) {
+  struct stat st {};
+  if (stat((given + "/gpu/props/props_program.hpp").c_str(), &st) == 0) return given;
+  return TILESIM_SOURCE_ROOT;
+}
+
+}  // namespace tilesim::gpu::props

@@ -1,0 +1,59 @@
+// tilesim/gpu/props/rtc_compiler.hpp: kernel source -> sm_90 cubin at run time, cached by source hash.
+//
+// DEFINITION. compile_kernel(source, name, options) turns one generated translation unit
+// (kernel_source.hpp) into a CUBIN for sm_90 with one of two back ends:
+//   nvrtc  CUDA 13's NVRTC in this process (libnvrtc.so): -std=c++20 -arch=sm_90 -default-device, include
+//          paths gpu/props/rtc_include (the std headers, tilesim_rtc_std.hpp), the repository root and
+//          libcu++ (<cuda>/include/cccl), ptxas at -O3 with -v. Thread-safe: a batch compiles on every core.
+//   nvcc   nvcc -std=c++20 -O3 -arch=sm_90 -cubin -Xptxas -v as a subprocess (the way gpu/kernels.cu is built).
+// Both report ptxas's "bytes stack frame", spills and registers for the kernel, parsed from the log. A module is
+// cached as <cache>/<hash>.cubin and <hash>.log, hash = FNV-1a of (back end, options, source): a re-run or a
+// shrinking step that meets the same source loads it instead of compiling.
+//
+// WORKED EXAMPLE.
+//   rtc_options o{.root = ".", .cache = "/tmp/tilesim-props-cache"};
+//   compiled_kernel k = compile_kernel(kernel_source(c, kernel_name(c)), kernel_name(c), o);
+//   k.ok && k.stack_bytes == 0 && !k.cubin.empty()
+//
+// INVARIANTS: a failed compile is ok == false with the compiler's log (never an exception for a bad source);
+// the cubin of a cache hit is byte-identical to the one compiled; nothing here needs a GPU.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace tilesim::gpu::props {
+
+enum class rtc_backend { nvrtc, nvcc };
+
+struct rtc_options {
+  std::string root = ".";                  // the repository root (holds gpu/props/props_program.hpp)
+  std::string cache;                       // "" = no cache
+  rtc_backend backend = rtc_backend::nvrtc;
+  std::string cuda = "/usr/local/cuda";    // libcu++ at <cuda>/include/cccl, nvcc at <cuda>/bin/nvcc
+  std::string arch = "sm_90";
+};
+
+struct compiled_kernel {
+  bool ok = false;
+  bool cached = false;
+  std::string cubin;   // the module's bytes
+  std::string log;     // the compiler's log (ptxas -v lines included)
+  double seconds = 0;  // wall time of this compile (0 for a cache hit)
+  long long stack_bytes = -1, spill_store_bytes = -1, spill_load_bytes = -1;
+  int registers = -1;
+};
+
+// Compiles `source`, whose kernel is extern "C" `name`, with o's back end (see above).
+compiled_kernel compile_kernel(const std::string& source, const std::string& name, const rtc_options& o);
+
+// Fills stack/spill/register fields of k from a ptxas -v log for kernel `name`; false when absent.
+bool parse_ptxas_info(const std::string& log, const std::string& name, compiled_kernel& k);
+
+// "nvrtc 13.0" / "nvcc 13.0": the back end and its version (nvcc: from --version).
+std::string backend_version(const rtc_options& o);
+
+// The root to use: `given` when it holds gpu/props/props_program.hpp, else the source tree this was built from.
+std::string find_root(const std::string& given);
+
+}  // namespace tilesim::gpu::props
