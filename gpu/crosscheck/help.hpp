@@ -77,7 +77,7 @@ inline const char* gpu_help(std::string_view command) {
   static const std::string props = std::string(
       "usage: tilesim-gpu props [--cases N] [--seed S] [--report FILE] [--no-counters] [--cases-file FILE]\n"
       "                         [--compiler nvrtc|nvcc] [--jobs J] [--cache DIR] [--root DIR] [--repeat R]\n"
-      "                         [--sanitize-cases N] [--shrink-budget N] [--fault swizzle-bit]\n"
+      "                         [--sanitize-cases N] [--shrink-budget N] [--shrink-seconds N] [--fault swizzle-bit]\n"
       "\n"
       "Property tests against the real kernels (gpu/props/). Draws N whole tile programs (RapidCheck; element size,\n"
       "tile shape, vector widths, LDS layout of every family, writer and reader encodings with replication, pads, block\n"
@@ -104,6 +104,7 @@ inline const char* gpu_help(std::string_view command) {
       "  --repeat R             timed launches per case, 1..100 (default 3)\n"
       "  --sanitize-cases N     cases run under compute-sanitizer memcheck and racecheck (default 8, 0: none)\n"
       "  --shrink-budget N      candidates tried when shrinking a failure (default 150)\n"
+      "  --shrink-seconds N     wall-time limit of the shrinking (default 120)\n"
       "  --fault swizzle-bit    test only: one swizzle bit of the reader's LDS layout flipped on the device side\n"
       "  --help                 this text\n"
       "\n") + gpu_exit_codes;

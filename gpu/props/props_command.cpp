@@ -9,12 +9,14 @@
 #include <ctime>
 #include <fstream>
 #include <map>
+#include <mutex>
 #include <random>
 #include <sstream>
 #include <thread>
 
 #include "cli/args.hpp"
 #include "cli/output_file.hpp"
+#include "gpu/props/compile_batch.hpp"
 #include "gpu/props/kernel_source.hpp"
 #include "gpu/props/module_runner.hpp"
 #include "gpu/props/props_generators.hpp"
@@ -31,6 +33,11 @@ using cli::usage_error;
 // One progress line on stderr, redrawn in place: "compile [#####.....] 250/500".
 void progress(const char* phase, std::size_t done, std::size_t total) {
   const int width = 30, filled = total ? static_cast<int>(width * done / total) : width;
+  static int last = -1;
+  static const char* last_phase = nullptr;
+  if (filled == last && phase == last_phase && done != total) return;  // redraw only when the bar moves
+  last = filled;
+  last_phase = phase;
   std::fprintf(stderr, "\r%-8s [%s%s] %zu/%zu", phase, std::string(static_cast<std::size_t>(filled), '#').c_str(),
                std::string(static_cast<std::size_t>(width - filled), '.').c_str(), done, total);
   if (done == total) std::fputc('\n', stderr);
@@ -60,23 +67,11 @@ std::string utc_now() {
   return buf;
 }
 
-// Compiles every case on `jobs` threads (NVRTC is thread-safe; nvcc runs as that many processes).
-std::vector<compiled_kernel> compile_all(const std::vector<props_case>& cases, const rtc_options& o, int jobs,
-                                         bool show) {
-  std::vector<compiled_kernel> out(cases.size());
-  std::atomic<std::size_t> next{0}, done{0};
-  auto worker = [&] {
-    for (std::size_t i; (i = next++) < cases.size();) {
-      const std::string name = kernel_name(cases[i]);
-      out[i] = compile_kernel(kernel_source(cases[i], name), name, o);
-      const std::size_t d = ++done;
-      if (show && (d % 4 == 0 || d == cases.size())) progress("compile", d, cases.size());
-    }
-  };
-  std::vector<std::thread> pool;
-  for (int j = 0; j < std::max(1, std::min<int>(jobs, static_cast<int>(cases.size()))); ++j) pool.emplace_back(worker);
-  for (std::thread& t : pool) t.join();
-  return out;
+// Compiles every case on `jobs` threads with a progress bar (compile_batch.hpp).
+std::vector<compiled_kernel> compile_all(const std::vector<props_case>& cases, const rtc_options& o, int jobs, bool show) {
+  return compile_batch(cases, o, jobs, show ? std::function<void(std::size_t, std::size_t)>([](std::size_t d, std::size_t n) {
+    progress("compile", d, n);
+  }) : nullptr);
 }
 
 // The simulator side and the GPU side of one case (not the counters): a filled case_record.
@@ -245,6 +240,7 @@ options parse(std::vector<std::string>& args, bool pass) {
   const auto jobs = pass ? std::nullopt : cli::take_text_option(args, "jobs");
   const auto repeat = pass ? std::nullopt : cli::take_text_option(args, "repeat");
   const auto budget = pass ? std::nullopt : cli::take_text_option(args, "shrink-budget");
+  const auto shrink_seconds = pass ? std::nullopt : cli::take_text_option(args, "shrink-seconds");
   const auto sanitize_n = pass ? std::nullopt : cli::take_text_option(args, "sanitize-cases");
   const auto fault = pass ? std::nullopt : cli::take_text_option(args, "fault");
   o.counters = pass ? false : !cli::take_flag(args, "no-counters");
@@ -261,6 +257,7 @@ options parse(std::vector<std::string>& args, bool pass) {
   o.jobs = static_cast<int>(ranged(jobs, "jobs", 1, 1024, o.jobs));
   o.repeat = static_cast<int>(ranged(repeat, "repeat", 1, 100, 3));
   o.shrink_budget = static_cast<int>(ranged(budget, "shrink-budget", 0, 100000, 150));
+  o.shrink_seconds = static_cast<int>(ranged(shrink_seconds, "shrink-seconds", 0, 86400, 120));
   o.sanitize_cases = static_cast<int>(ranged(sanitize_n, "sanitize-cases", 0, 100000, 8));
   if (fault && *fault != "swizzle-bit") throw usage_error("--fault takes swizzle-bit (got \"" + *fault + "\")");
   o.fault = fault ? 1 : 0;

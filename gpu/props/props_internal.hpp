@@ -25,7 +25,7 @@ struct options {
   std::uint64_t seed = 0;
   std::optional<std::string> report, case_file;
   rtc_options rtc;
-  int jobs = 1, repeat = 3, shrink_budget = 150, sanitize_cases = 8;
+  int jobs = 1, repeat = 3, shrink_budget = 150, shrink_seconds = 120, sanitize_cases = 8;
   bool counters = true;
   int fault = 0;
 };

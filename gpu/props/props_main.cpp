@@ -39,8 +39,10 @@ int props_command(std::vector<std::string> args, const std::string& command_line
   const auto c0 = std::chrono::steady_clock::now();
   std::vector<compiled_kernel> modules = compile_all(cases, o.rtc, o.jobs, true);
   const double compile_wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - c0).count();
-  // 3. Each case on the simulator and on the GPU (outputs, clock64 cycles).
+  // 3. Each case on the simulator and on the GPU (outputs, clock64 cycles). A failed launch leaves the CUDA
+  // context unusable (errors are sticky), so the run stops there and reports what it has.
   std::vector<case_record> records;
+  std::string context_lost;
   for (std::size_t i = 0; i < cases.size(); ++i) {
     try {
       records.push_back(run_case(static_cast<int>(i), cases[i], modules[i], o.seed, o.repeat));
@@ -51,21 +53,27 @@ int props_command(std::vector<std::string> args, const std::string& command_line
       r.kernel = kernel_name(cases[i]);
       r.error = std::string("GPU: ") + e.what();
       records.push_back(r);
-      if (std::string(e.what()).find("launch failure") != std::string::npos ||
-          std::string(e.what()).find("illegal") != std::string::npos)
-        throw;  // the context is gone; nothing after this would run
+      context_lost = r.error;
+      std::fprintf(stderr, "\ncase %zu: %s; stopping (the CUDA context is lost after a failed launch)\n", i, e.what());
+      break;
     }
     progress("run", i + 1, cases.size());
   }
-  // 4. One Nsight Compute pass over the whole batch.
-  if (o.counters) {
-    std::fprintf(stderr, "counters: one Nsight Compute run over %zu kernels\n", cases.size());
-    const std::vector<counters> measured = measure_batch(cases, o, hooks);
-    for (std::size_t i = 0; i < cases.size(); ++i) records[i].measured = measured[i];
+  // 4. One Nsight Compute pass over the whole batch (the cases that compiled and ran).
+  if (o.counters && context_lost.empty()) {
+    std::vector<props_case> ran;
+    std::vector<std::size_t> at;
+    for (std::size_t i = 0; i < records.size(); ++i)
+      if (records[i].gpu_ran) ran.push_back(cases[i]), at.push_back(i);
+    std::fprintf(stderr, "counters: one Nsight Compute run over %zu kernels\n", ran.size());
+    if (!ran.empty()) {
+      const std::vector<counters> measured = measure_batch(ran, o, hooks);
+      for (std::size_t k = 0; k < at.size(); ++k) records[at[k]].measured = measured[k];
+    }
   }
   // 5. compute-sanitizer memcheck and racecheck over a sample (the first N cases).
   json_value sanitizer;
-  if (o.sanitize_cases > 0) {
+  if (o.sanitize_cases > 0 && context_lost.empty()) {
     const std::vector<props_case> sample(cases.begin(), cases.begin() + std::min<std::ptrdiff_t>(o.sanitize_cases, static_cast<std::ptrdiff_t>(cases.size())));
     for (const char* tool : {"memcheck", "racecheck"}) {
       std::fprintf(stderr, "sanitizer: compute-sanitizer --tool %s over %zu cases\n", tool, sample.size());
@@ -101,14 +109,24 @@ int props_command(std::vector<std::string> args, const std::string& command_line
     f.set("index", r.index);
     f.set("property", res_fail ? "results_equal" : "counters_equal");
     props_case minimal = r.device_case;
-    if (shrinkable && failures.empty()) {
+    if (shrinkable && failures.empty() && (context_lost.empty() || !res_fail)) {
       std::fprintf(stderr, "shrinking case %d (%s)\n", r.index, res_fail ? "results differ" : "counters differ");
+      const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(o.shrink_seconds);
+      // A candidate fails when the same property fails for it; one that cannot be compiled or run counts as
+      // passing (it is another failure, not this one), and after the deadline every candidate passes (stop).
       const std::function<bool(const props_case&)> fails = [&](const props_case& c) {
-        const std::vector<compiled_kernel> m = compile_all({c}, o.rtc, 1, false);
-        case_record again = run_case(r.index, c, m[0], o.seed, 1);
-        if (res_fail) return !again.results_equal();
-        again.measured = measure_batch({c}, o, hooks)[0];
-        return again.error.empty() && !*again.counters_equal();
+        if (std::chrono::steady_clock::now() > deadline) return false;
+        try {
+          const std::vector<compiled_kernel> m = compile_all({c}, o.rtc, 1, false);
+          if (!m[0].ok) return false;
+          case_record again = run_case(r.index, c, m[0], o.seed, 1);
+          if (res_fail) return again.error.empty() && !again.results_equal();
+          again.measured = measure_batch({c}, o, hooks)[0];
+          return again.error.empty() && !*again.counters_equal();
+        } catch (const std::exception& e) {
+          std::fprintf(stderr, "  candidate not run: %s\n", e.what());
+          return false;
+        }
       };
       const shrink_result<props_case> s = shrink<props_case>(trees[static_cast<std::size_t>(r.index)], fails, o.shrink_budget,
           [](const props_case& c, int step) {
@@ -179,6 +197,7 @@ int props_command(std::vector<std::string> args, const std::string& command_line
   }
   summary.set("worst_cycle_cases", worst_cases);
   summary.set("sanitizer", sanitizer);
+  summary.set("stopped", context_lost.empty() ? json_value() : json_value(context_lost));
   summary.set("wall_seconds", total);
   report.set("summary", summary);
   report.set("failures", failures);
@@ -202,7 +221,7 @@ int props_command(std::vector<std::string> args, const std::string& command_line
   }
   const bool sanitizer_clean = !sanitizer.get("memcheck") ||
                                (sanitizer["memcheck"].string() == "clean" && sanitizer["racecheck"].string() == "clean");
-  return results_bad == 0 && counters_bad == 0 && stack_bad == 0 && sanitizer_clean ? 0 : 1;
+  return context_lost.empty() && records.size() == cases.size() && results_bad == 0 && counters_bad == 0 && stack_bad == 0 && sanitizer_clean ? 0 : 1;
 }
 
 }  // namespace tilesim::gpu::props

@@ -89,16 +89,25 @@ TILESIM_HOST_DEVICE void with_props_layout(const Case& c, F&& f) {
 }
 
 // True for the thread whose R components are all 0: of the threads a replicated encoding gives the same
-// elements, the one that stores them (so each output element is stored once). Constant encodings fold.
-template <class Enc>
-TILESIM_HOST_DEVICE bool primary_replica(const Enc& e, const multi_index<tile_distribution_encoding::max_p>& thread) {
-  const auto rs = [&] {
-    if constexpr (is_constant_v<Enc>) return Enc::value.r_of(thread);
-    else return e.r_of(thread);
-  }();
+// elements, the one that stores them (so each output element is stored once). Run-time encoding:
+TILESIM_HOST_DEVICE inline bool primary_replica(const tile_distribution_encoding& e,
+                                                const multi_index<tile_distribution_encoding::max_p>& thread) {
+  const auto rs = e.r_of(thread);
   bool first = true;
-  for (int i = 0; i < tile_distribution_encoding::max_components; ++i) first = first && rs[i] == 0;
+  for (int i = 0; i < e.n_r; ++i) first = first && rs[i] == 0;
   return first;
+}
+// The compile-time encoding (a template parameter object, which device code may use; it folds).
+template <tile_distribution_encoding E>
+TILESIM_HOST_DEVICE bool primary_replica(constant<E>, const multi_index<tile_distribution_encoding::max_p>& thread) {
+  if constexpr (E.n_r == 0) {
+    return true;
+  } else {
+    const auto rs = E.r_of(thread);
+    bool first = true;
+    for (int i = 0; i < E.n_r; ++i) first = first && rs[i] == 0;
+    return first;
+  }
 }
 
 // The scalars the program needs at run time, derived so that the kernel holds no props_case in memory.

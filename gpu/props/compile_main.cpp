@@ -1,0 +1,79 @@
+// tilesim/gpu/props/compile_main.cpp: `tilesim-props-compile`, the CPU half of tilesim-gpu props (no GPU needed).
+//
+//   tilesim-props-compile [--cases N] [--seed S] [--compiler nvrtc|nvcc] [--jobs J] [--cache DIR] [--root DIR]
+//                         [--from I]
+// Generates cases I .. I+N-1 of the seed exactly as tilesim-gpu props does, compiles each kernel with the chosen
+// run-time compiler on J threads (no cache unless --cache), and prints one line per case (its layout, tile,
+// compile seconds, ptxas stack frame, spills and registers), then the median and total. Exit 0 when every kernel
+// compiled with 0 bytes of stack and no spills, 1 otherwise, 2 on bad options. CI runs it on a sample; it is
+// also how NVRTC and nvcc were measured against each other (README.md, "Property tests on the GPU").
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <thread>
+
+#include "cli/args.hpp"
+#include "gpu/props/compile_batch.hpp"
+#include "gpu/props/kernel_source.hpp"
+#include "gpu/props/props_generators.hpp"
+
+using namespace tilesim::gpu::props;
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  try {
+    for (const std::string& a : args)
+      if (a == "--help" || a == "-h") {
+        std::puts("usage: tilesim-props-compile [--cases N] [--seed S] [--compiler nvrtc|nvcc] [--jobs J] [--cache DIR]\n"
+                  "                             [--root DIR] [--from I]\n"
+                  "Compiles generated tile programs as tilesim-gpu props does (no GPU needed); exit 0 when every kernel\n"
+                  "has 0 bytes of stack and no spills, 1 otherwise, 2 on bad options.");
+        return 0;
+      }
+    const auto cases = tilesim::cli::take_text_option(args, "cases");
+    const auto seed = tilesim::cli::take_text_option(args, "seed");
+    const auto compiler = tilesim::cli::take_text_option(args, "compiler");
+    const auto jobs = tilesim::cli::take_text_option(args, "jobs");
+    const auto cache = tilesim::cli::take_text_option(args, "cache");
+    const auto root = tilesim::cli::take_text_option(args, "root");
+    const auto from = tilesim::cli::take_text_option(args, "from");
+    if (!args.empty()) throw tilesim::cli::usage_error("unknown argument \"" + args[0] + "\"");
+    if (compiler && *compiler != "nvrtc" && *compiler != "nvcc")
+      throw tilesim::cli::usage_error("--compiler must be nvrtc or nvcc");
+    const long long n = cases ? tilesim::cli::parse_int(*cases, "option --cases") : 8;
+    const long long first = from ? tilesim::cli::parse_int(*from, "option --from") : 0;
+    const long long j = jobs ? tilesim::cli::parse_int(*jobs, "option --jobs") : std::max(1u, std::thread::hardware_concurrency());
+    if (n < 1 || n > 100000 || first < 0 || j < 1) throw tilesim::cli::usage_error("--cases, --from and --jobs must be positive");
+    const std::uint64_t s = seed ? static_cast<std::uint64_t>(tilesim::cli::parse_int(*seed, "option --seed")) : 1;
+    rtc_options o;
+    o.backend = compiler && *compiler == "nvcc" ? rtc_backend::nvcc : rtc_backend::nvrtc;
+    o.cache = cache.value_or("");
+    o.root = find_root(root.value_or("."));
+    std::vector<props_case> list;
+    for (long long i = first; i < first + n; ++i) list.push_back(generate_case(s, static_cast<int>(i)).value());
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::vector<compiled_kernel> k = compile_batch(list, o, static_cast<int>(j), nullptr);
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::vector<double> seconds;
+    int bad = 0;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const props_case& c = list[i];
+      const bool ok = k[i].ok && k[i].stack_bytes == 0 && k[i].spill_store_bytes == 0 && k[i].spill_load_bytes == 0;
+      bad += !ok;
+      if (!k[i].cached) seconds.push_back(k[i].seconds);
+      std::printf("case %lld: %-12s %d B x %lldx%lld, %lld threads: %s %.2f s, stack %lld B, spills %lld/%lld B, %d registers%s\n",
+                  first + static_cast<long long>(i), layout_name(c.layout), c.element_bytes, static_cast<long long>(c.rows()),
+                  static_cast<long long>(c.cols()), static_cast<long long>(c.threads), k[i].ok ? "compiled" : "FAILED",
+                  k[i].seconds, k[i].stack_bytes, k[i].spill_store_bytes, k[i].spill_load_bytes, k[i].registers,
+                  k[i].cached ? " (cached)" : "");
+      if (!k[i].ok) std::printf("%s\n", k[i].log.c_str());
+    }
+    std::sort(seconds.begin(), seconds.end());
+    std::printf("%s: %zu kernels in %.1f s wall on %lld threads; median %.2f s per case; %d with stack, spills or errors\n",
+                backend_version(o).c_str(), list.size(), wall, j, seconds.empty() ? 0.0 : seconds[seconds.size() / 2], bad);
+    return bad ? 1 : 0;
+  } catch (const tilesim::cli::usage_error& e) {
+    std::fprintf(stderr, "tilesim-props-compile: %s\n", e.what());
+    return 2;
+  }
+}
