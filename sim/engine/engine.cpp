@@ -1,390 +1,15 @@
-// tilesim/sim/engine/engine.cpp: the scheduler (rounds of fibers between barriers) and the per-workgroup analysis.
+// tilesim/sim/engine/engine.cpp: run(): the grid's workgroups in order on one runner, every record kept.
 #include "sim/engine/engine.hpp"
 
 #include <algorithm>
-#include <cstring>
-#include <map>
 #include <string>
 
-#include "sim/engine/block_state.hpp"
-#include "sim/engine/grouping.hpp"
 #include "sim/engine/races.hpp"
+#include "sim/engine/workgroup_runner.hpp"
 
 namespace tilesim::sim {
 
 namespace detail {
-
-namespace {
-
-// The message of a stored exception: "tilesim: xor_t: ..." or "an exception that is no std::exception".
-std::string message_of(const std::exception_ptr& e) {
-  try {
-    std::rethrow_exception(e);
-  } catch (const std::exception& x) {
-    return x.what();
-  } catch (...) {
-    return "an exception that is no std::exception";
-  }
-}
-
-// "copy.hpp:42" for a barrier call site.
-std::string site_name(const char* file, int line) {
-  const char* slash = std::strrchr(file, '/');
-  return std::string(slash ? slash + 1 : file) + ":" + std::to_string(line);
-}
-
-// Fiber stacks are kept for the next run on the same OS thread: mapping 256 stacks and faulting in their
-// first pages costs ~2 ms, more than simulating a small workgroup. A run takes the spare set when it has
-// enough fibers of at least the stack size asked for, and leaves its own set as the spare when it ends.
-thread_local std::unique_ptr<fiber_set> spare_fibers;
-
-std::unique_ptr<fiber_set> take_fibers(int count, std::size_t stack_bytes) {
-  if (spare_fibers && spare_fibers->count() >= count && spare_fibers->stack_bytes() >= stack_bytes &&
-      spare_fibers->stack_bytes() <= 2 * stack_bytes)
-    return std::move(spare_fibers);
-  spare_fibers.reset();  // free the old stacks before mapping new ones
-  return std::make_unique<fiber_set>(count, stack_bytes);
-}
-
-}  // namespace
-
-class block_runner {
- public:
-  block_runner(const launch& config, global_memory& memory, program_ref program, run_result& result)
-      : config_(config),
-        program_(program),
-        result_(result),
-        owned_fibers_(take_fibers(config.block, config.stack_bytes)),
-        fibers_(*owned_fibers_), threads_(static_cast<std::size_t>(config.block)) {
-    state_.config = &config_;
-    state_.memory = &memory;
-    state_.fibers = &fibers_;
-    state_.found = &result_.found;
-    state_.lds_storage = std::make_unique<unsigned char[]>(config.max_lds_bytes);
-  }
-
-  // Every fiber has finished or never ran (abandon() unwinds the parked ones): the set can serve the next run.
-  ~block_runner() { spare_fibers = std::move(owned_fibers_); }
-  block_runner(const block_runner&) = delete;
-  block_runner& operator=(const block_runner&) = delete;
-
-  // Runs workgroup `block` to the end and records its instructions and findings; throws run_error.
-  void run(int block) {
-    start(block);
-    int barrier = 0;
-    for (;;) {
-      for (int t = 0; t < config_.block; ++t) {
-        if (thread(t).status_ != thread_context::status::runnable) continue;
-        fibers_.resume(t);
-        if (thread(t).status_ == thread_context::status::threw) fail_thrown(t);
-      }
-      if (exchange_shuffles()) continue;  // those lanes go on before anyone is checked at a barrier
-      std::vector<int> waiting, returned;
-      for (int t = 0; t < config_.block; ++t)
-        (thread(t).status_ == thread_context::status::at_barrier ? waiting : returned).push_back(t);
-      if (waiting.empty()) break;
-      if (!returned.empty()) fail_divergent(barrier, waiting, returned);
-      check_barrier_sites(barrier);
-      for (thread_context& t : threads_) t.status_ = thread_context::status::runnable;
-      ++barrier;
-    }
-    state_.record->intervals = barrier + 1;
-    analyse();
-  }
-
-  // Races between workgroups, once all have run.
-  void finish_grid() {
-    if (config_.grid < 2 || grid_touches_.empty()) return;
-    for (race& r : find_races(std::move(grid_touches_), race_scope::across_workgroups, naming()))
-      if (state_.room(&diagnostic_counts::races)) result_.grid_races.push_back(std::move(r));
-  }
-
- private:
-  thread_context& thread(int t) { return threads_[static_cast<std::size_t>(t)]; }
-
-  // The fiber body: run the program, and turn every way out of it into a status.
-  static void entry(void* self, int index) {
-    auto& runner = *static_cast<block_runner*>(self);
-    thread_context& t = runner.thread(index);
-    try {
-      runner.program_.call(runner.program_.object, t);
-      t.status_ = thread_context::status::finished;
-    } catch (const fiber_cancelled&) {
-      t.status_ = thread_context::status::finished;
-    } catch (...) {
-      t.error_ = std::current_exception();
-      t.status_ = thread_context::status::threw;
-    }
-  }
-
-  void start(int block) {
-    result_.workgroups.emplace_back();
-    workgroup_record& rec = result_.workgroups.back();
-    rec.block = block;
-    state_.block = block;
-    state_.record = &rec;
-    std::memset(state_.lds_storage.get(), 0, state_.lds_used);
-    state_.lds_used = 0;
-    state_.lds.clear();
-    for (int i = 0; i < config_.block; ++i) {
-      thread_context& t = thread(i);
-      t.state_ = &state_;
-      t.accesses_.clear();
-      t.block_ = block;
-      t.thread_ = i;
-      t.wave_ = i / config_.wave_size;
-      t.lane_ = i % config_.wave_size;
-      t.label_ = 0;
-      t.interval_ = 0;
-      t.status_ = thread_context::status::runnable;
-      t.cancelled_ = false;
-      t.lds_calls_ = 0;
-      t.barrier_file_ = "";
-      t.barrier_line_ = 0;
-      t.error_ = nullptr;
-      fibers_.start(i, &block_runner::entry, this, config_.measure_stack);
-    }
-  }
-
-  // Every wave whose lanes all wait at a shuffle exchanges and goes on; true when one did. A wave in which some
-  // lanes wait at a shuffle and others returned, wait at a barrier or at another kind of shuffle is an error
-  // naming both groups of lanes (on a GPU: undefined behaviour or a hang).
-  bool exchange_shuffles() {
-    using st = thread_context::status;
-    bool any = false;
-    for (int first = 0; first < config_.block; first += config_.wave_size) {
-      const int last = std::min(config_.block, first + config_.wave_size);
-      std::vector<int> at, elsewhere;
-      for (int t = first; t < last; ++t) (thread(t).status_ == st::at_shuffle ? at : elsewhere).push_back(t);
-      if (at.empty()) continue;
-      const thread_context::shuffle_slot& s0 = thread(at.front()).shuffle_;
-      std::vector<int> other_kind;
-      for (int t : at) {
-        const thread_context::shuffle_slot& s = thread(t).shuffle_;
-        if (s.kind != s0.kind || s.bytes != s0.bytes || s.matrices != s0.matrices || s.trans != s0.trans || s.mma != s0.mma ||
-            s.mfma != s0.mfma)
-          other_kind.push_back(t);
-      }
-      if (!elsewhere.empty() || !other_kind.empty()) fail_divergent_shuffle(first / config_.wave_size, at, elsewhere, other_kind);
-      if (s0.matrices > 0 || s0.mma) {  // ldmatrix, mma.sync: NVIDIA warps of 32
-        if (config_.wave_size != 32 || last - first != 32) {
-          abandon();
-          throw run_error(run_error::reason::divergent_shuffle, state_.block, at,
-                          "tilesim: block " + std::to_string(state_.block) + " wave " +
-                              std::to_string(first / config_.wave_size) +
-                              ": " + (s0.mma ? "mma.sync" : "ldmatrix") +
-                              " needs a whole wave of 32 lanes (wave size " + std::to_string(config_.wave_size) +
-                              ", lanes in this wave " + std::to_string(last - first) + ")");
-        }
-      }
-      if (s0.mfma != mfma_shape::none) {  // AMD's MFMA over a wave of 64 (mfma.hpp)
-        if (config_.wave_size != mfma_wave_size || last - first != mfma_wave_size) {
-          abandon();
-          throw run_error(run_error::reason::divergent_shuffle, state_.block, at,
-                          "tilesim: block " + std::to_string(state_.block) + " wave " +
-                              std::to_string(first / config_.wave_size) + ": " + collective_name(s0) +
-                              " needs a whole wave of 64 lanes (wave size " + std::to_string(config_.wave_size) +
-                              ", lanes in this wave " + std::to_string(last - first) + ")");
-        }
-        std::uint32_t a[mfma_wave_size][2], b[mfma_wave_size][2];
-        float c[mfma_wave_size][16], d[mfma_wave_size][16];
-        for (int t = first; t < last; ++t) {
-          const thread_context::shuffle_slot& s = thread(t).shuffle_;
-          for (int k = 0; k < 2; ++k) a[t - first][k] = s.row[k], b[t - first][k] = s.b[k];
-          for (int k = 0; k < 16; ++k) c[t - first][k] = s.c[k];
-        }
-        mfma_wave(s0.mfma, a, b, c, d);
-        for (int t = first; t < last; ++t)
-          for (int k = 0; k < mfma_c_count(s0.mfma); ++k) std::memcpy(&thread(t).shuffle_.words[k], &d[t - first][k], 4);
-        for (int t : at) thread(t).status_ = st::runnable;
-        any = true;
-        continue;
-      }
-      if (s0.mma) {  // D = A * B + C over the wave's registers (mma.hpp), fp32, k ascending
-        float a[16][16], b[16][8], c[16][8];
-        for (int t = first; t < last; ++t) {
-          const thread_context::shuffle_slot& s = thread(t).shuffle_;
-          for (int reg = 0; reg < 4; ++reg)
-            for (int half = 0; half < 2; ++half) {
-              const matrix_position p = mma_a_position(t - first, reg, half);
-              a[p.row][p.col] = half_to_float(static_cast<std::uint16_t>(s.row[reg] >> (16 * half)));
-            }
-          for (int reg = 0; reg < 2; ++reg)
-            for (int half = 0; half < 2; ++half) {
-              const matrix_position p = mma_b_position(t - first, reg, half);
-              b[p.row][p.col] = half_to_float(static_cast<std::uint16_t>(s.b[reg] >> (16 * half)));
-            }
-          for (int reg = 0; reg < 4; ++reg) {
-            const matrix_position p = mma_c_position(t - first, reg);
-            c[p.row][p.col] = s.c[reg];
-          }
-        }
-        for (int t = first; t < last; ++t)
-          for (int reg = 0; reg < 4; ++reg) {
-            const matrix_position p = mma_c_position(t - first, reg);
-            float d = c[p.row][p.col];
-            for (int k = 0; k < 16; ++k) d += a[p.row][k] * b[k][p.col];
-            std::memcpy(&thread(t).shuffle_.words[reg], &d, 4);
-          }
-        for (int t : at) thread(t).status_ = st::runnable;
-        any = true;
-        continue;
-      }
-      if (s0.matrices > 0) {  // ldmatrix: each lane's registers from the row lanes (ldmatrix.hpp)
-        for (int t : at)
-          for (int i = 0; i < s0.matrices; ++i) {
-            std::uint32_t word = 0;
-            for (int half = 0; half < 2; ++half) {
-              const ldmatrix_element e = ldmatrix_source(t - first, i, half, s0.trans);
-              const std::uint32_t source = thread(first + e.row_lane).shuffle_.row[e.element / 2];
-              word |= ((source >> (16 * (e.element % 2))) & 0xffffu) << (16 * half);
-            }
-            thread(t).shuffle_.words[i] = word;
-          }
-        for (int t : at) thread(t).status_ = st::runnable;
-        any = true;
-        continue;
-      }
-      std::vector<int> beyond;  // a partial last wave: sources past the workgroup's last thread
-      for (int t : at) {
-        const thread_context::shuffle_slot& mine = thread(t).shuffle_;
-        const int source = first + shuffle_source(mine.kind, t - first, mine.operand, config_.wave_size);
-        if (source >= last) beyond.push_back(t);
-        else thread(t).shuffle_.result = thread(source).shuffle_.value;
-      }
-      if (!beyond.empty()) {
-        abandon();
-        throw run_error(run_error::reason::divergent_shuffle, state_.block, beyond,
-                        "tilesim: block " + std::to_string(state_.block) + " wave " +
-                            std::to_string(first / config_.wave_size) + ": threads " + id_ranges(beyond) + " " +
-                            shuffle_name(s0.kind) + "-shuffle from lanes past the workgroup's last thread " +
-                            std::to_string(last - 1) + " (a partial wave has no such lanes)");
-      }
-      for (int t : at) thread(t).status_ = st::runnable;
-      any = true;
-    }
-    return any;
-  }
-
-  // "a 4-byte xor shuffle", "an ldmatrix .x4.trans".
-  static std::string collective_name(const thread_context::shuffle_slot& s) {
-    if (s.mma) return "an mma.sync m16n8k16";
-    if (s.mfma == mfma_shape::f32_32x32x8_f16) return "a v_mfma_f32_32x32x8_f16";
-    if (s.mfma == mfma_shape::f32_16x16x16_f16) return "a v_mfma_f32_16x16x16_f16";
-    if (s.matrices > 0) return "an ldmatrix .x" + std::to_string(s.matrices) + (s.trans ? ".trans" : "");
-    return "a " + std::to_string(s.bytes) + "-byte " + shuffle_name(s.kind) + " shuffle";
-  }
-
-  [[noreturn]] void fail_divergent_shuffle(int wave, const std::vector<int>& at, const std::vector<int>& elsewhere,
-                                           const std::vector<int>& other_kind) {
-    const thread_context::shuffle_slot& s0 = thread(at.front()).shuffle_;
-    std::string message = "tilesim: block " + std::to_string(state_.block) + " wave " + std::to_string(wave) +
-                          ": divergent warp collective: threads ";
-    if (!other_kind.empty()) {
-      std::vector<int> same;
-      for (int t : at)
-        if (std::find(other_kind.begin(), other_kind.end(), t) == other_kind.end()) same.push_back(t);
-      message += id_ranges(same) + " wait at " + collective_name(s0) + ", threads " + id_ranges(other_kind) +
-                 " at another kind or width";
-    } else {
-      std::vector<int> returned, barrier;
-      for (int t : elsewhere)
-        (thread(t).status_ == thread_context::status::at_barrier ? barrier : returned).push_back(t);
-      message += id_ranges(at) + " wait at " + collective_name(s0) + ", but threads " +
-                 (returned.empty() ? "" : id_ranges(returned) + " returned") + (returned.empty() || barrier.empty() ? "" : " and threads ") +
-                 (barrier.empty() ? "" : id_ranges(barrier) + " wait at a barrier") + " (every lane of a wave must take part)";
-    }
-    abandon();
-    throw run_error(run_error::reason::divergent_shuffle, state_.block, at, message);
-  }
-
-  // Unwinds every thread parked at a barrier or a shuffle, so no fiber is left holding objects on its stack.
-  void abandon() {
-    for (int t = 0; t < config_.block; ++t)
-      if (thread(t).status_ == thread_context::status::at_barrier || thread(t).status_ == thread_context::status::at_shuffle) {
-        thread(t).cancelled_ = true;
-        fibers_.resume(t);
-      }
-  }
-
-  thread_ref who(int t) { return {state_.block, t, t / config_.wave_size, t % config_.wave_size}; }
-
-  [[noreturn]] void fail_thrown(int t) {
-    const std::exception_ptr cause = thread(t).error_;
-    abandon();
-    throw run_error(run_error::reason::program_threw, state_.block, {t},
-                    "tilesim: " + describe(who(t)) + " threw: " + message_of(cause), cause);
-  }
-
-  [[noreturn]] void fail_divergent(int barrier, const std::vector<int>& waiting, const std::vector<int>& returned) {
-    std::map<std::string, std::vector<int>> sites;
-    for (int t : waiting) sites[site_name(thread(t).barrier_file_, thread(t).barrier_line_)].push_back(t);
-    std::string where;
-    for (const auto& [site, ids] : sites) where += (where.empty() ? "" : ", ") + id_ranges(ids) + " at " + site;
-    abandon();
-    throw run_error(run_error::reason::divergent_barrier, state_.block, waiting,
-                    "tilesim: block " + std::to_string(state_.block) + ": divergent barrier " +
-                        std::to_string(barrier) + ": threads " + where + " wait, but threads " +
-                        id_ranges(returned) + " returned without reaching it");
-  }
-
-  void check_barrier_sites(int barrier) {
-    std::map<std::string, std::vector<int>> sites;
-    for (int t = 0; t < config_.block; ++t)
-      sites[site_name(thread(t).barrier_file_, thread(t).barrier_line_)].push_back(t);
-    if (sites.size() < 2 || !state_.room(&diagnostic_counts::barrier_mismatches)) return;
-    barrier_mismatch m{state_.block, barrier, {}};
-    for (auto& [site, ids] : sites) m.threads.push_back({site, std::move(ids)});
-    state_.record->barrier_mismatches.push_back(std::move(m));
-  }
-
-  race_naming naming() {
-    return {&state_.labels.names, config_.wave_size,
-            [this](memory_space s, int id) { return state_.buffer_name(s, id); }};
-  }
-
-  void analyse() {
-    workgroup_record& rec = *state_.record;
-    std::vector<const std::vector<lane_access>*> accesses;
-    std::vector<std::vector<alu_work>> tails;
-    for (const thread_context& t : threads_) {
-      accesses.push_back(&t.accesses());
-      tails.emplace_back();
-      for (int i = 0; i < rec.intervals; ++i) tails.back().push_back(t.alu_tail(i));
-    }
-    grouping g = group_accesses(accesses, state_.block, config_.wave_size, rec.intervals, config_.split_bytes,
-                                state_.labels.names, tails);
-    rec.waves = std::move(g.waves);
-    for (ambiguity& a : g.ambiguities)
-      if (state_.room(&diagnostic_counts::ambiguities)) rec.ambiguities.push_back(std::move(a));
-    for (divergence& d : g.divergences)
-      if (state_.room(&diagnostic_counts::divergences)) rec.divergences.push_back(std::move(d));
-
-    std::vector<address_t> lds_bases, global_bases;
-    for (const lds_slot& a : state_.lds) lds_bases.push_back(a.info.offset);
-    for (int s = 0; s < state_.memory->size(); ++s) global_bases.push_back(state_.memory->info(s).base);
-    std::vector<touch> touches;
-    for (int t = 0; t < config_.block; ++t)
-      append_touches(touches, thread(t).accesses(), state_.block, t, lds_bases, global_bases);
-    if (config_.grid > 1)
-      for (const touch& x : touches)
-        if (x.space == memory_space::global) grid_touches_.push_back(x);
-    for (race& r : find_races(std::move(touches), race_scope::within_workgroup, naming()))
-      if (state_.room(&diagnostic_counts::races)) rec.races.push_back(std::move(r));
-
-    if (config_.measure_stack)
-      for (int t = 0; t < config_.block; ++t) rec.stack_used = std::max(rec.stack_used, fibers_.stack_used(t));
-  }
-
-  const launch& config_;
-  program_ref program_;
-  run_result& result_;
-  block_state state_;
-  std::unique_ptr<fiber_set> owned_fibers_;
-  fiber_set& fibers_;
-  std::vector<thread_context> threads_;
-  std::vector<touch> grid_touches_;
-};
 
 run_result run_program(const launch& config, global_memory memory, program_ref program) {
   if (const std::string bad = config.check(); !bad.empty())
@@ -394,11 +19,43 @@ run_result run_program(const launch& config, global_memory memory, program_ref p
   result.config = config;
   result.memory = std::move(memory);
   result.workgroups.reserve(static_cast<std::size_t>(config.grid));
-  {
-    block_runner runner(config, result.memory, program, result);
-    for (int b = 0; b < config.grid; ++b) runner.run(b);
-    runner.finish_grid();
+  const auto cap = static_cast<std::size_t>(config.max_reports);
+  diagnostic_counts listed;  // run-wide, in block order
+  // Keeps the first entries of `from` while the run has listed fewer than max_reports of that kind.
+  auto take = [&](auto& into, auto& from, std::size_t diagnostic_counts::*kind) {
+    for (auto& f : from) {
+      if (listed.*kind >= cap) break;
+      into.push_back(std::move(f));
+      ++(listed.*kind);
+    }
+  };
+  std::vector<touch> grid_touches;
+  workgroup_runner runner(config, result.memory, program, {.keep_labels = true, .global_touches = config.grid > 1});
+  for (int b = 0; b < config.grid; ++b) {
+    finished_workgroup f = runner.run(b);
+    workgroup_record& rec = result.workgroups.emplace_back(std::move(f.record));
+    auto keep = [&](auto& list, std::size_t diagnostic_counts::*kind) {
+      std::remove_reference_t<decltype(list)> kept;
+      take(kept, list, kind);
+      list = std::move(kept);
+      result.found.*kind += f.found.*kind;
+    };
+    keep(rec.races, &diagnostic_counts::races);
+    keep(rec.bounds_errors, &diagnostic_counts::bounds_errors);
+    keep(rec.misaligned, &diagnostic_counts::misaligned);
+    keep(rec.ambiguities, &diagnostic_counts::ambiguities);
+    keep(rec.divergences, &diagnostic_counts::divergences);
+    keep(rec.barrier_mismatches, &diagnostic_counts::barrier_mismatches);
+    grid_touches.insert(grid_touches.end(), f.global_touches.begin(), f.global_touches.end());
   }
+  if (config.grid > 1 && !grid_touches.empty())  // races between workgroups, once all have run
+    for (race& r : find_races(std::move(grid_touches), race_scope::across_workgroups, runner.naming())) {
+      ++result.found.races;
+      if (listed.races < cap) {
+        ++listed.races;
+        result.grid_races.push_back(std::move(r));
+      }
+    }
   return result;
 }
 
