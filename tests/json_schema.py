@@ -4,7 +4,10 @@
 THE LAW. Every JSON document tilesim writes carries a versioned "schema" field and is valid under the JSON
 Schema (draft 2020-12) of that name in docs/schema/: `tilesim run --json` (copy and gemm, every arch) and
 `tilesim-accuracy RECORDING --point NAME` against program-report.schema.json; `tilesim synth --json` against
-synth.schema.json; `tilesim prove --json` (a shard, and --merge of three) against prove.schema.json. Each
+synth.schema.json; `tilesim prove --json` (a shard, and --merge of three) against prove.schema.json; every
+cross-check recording in gpu/recordings/ that carries the field (the GPU writes them: `tilesim-gpu crosscheck
+--report`) against crosscheck.schema.json, those written before the field existed being named in PRE_SCHEMA
+(one that gains the field must come off the list, and at least one recording must carry it). Each
 schema is itself a valid draft 2020-12 schema and rejects its document with another "schema" version, so the
 field is checked, not decoration. Exit 0 when all hold; 1 naming the document and the first violation; 77
 (skipped) where Python's jsonschema module is missing (scripts/setup.sh installs python3-jsonschema).
@@ -14,6 +17,12 @@ import os
 import subprocess
 import sys
 import tempfile
+
+# Cross-check recordings written before `schema` existed (their seeds were doubles, their counters fewer).
+PRE_SCHEMA = {
+    "h200-crosscheck.json": "2026-11-21, eight counters, before the zero-overhead kernels",
+    "h100-timing.json": "2026-11-23, ten counters, before ldmatrix was counted apart",
+}
 
 try:
     import jsonschema
@@ -28,7 +37,7 @@ except ImportError:
 def main(argv):
     tilesim, accuracy, root = argv[1], argv[2], argv[3]
     schemas = {}
-    for name in ("program-report", "synth", "prove"):
+    for name in ("program-report", "synth", "prove", "crosscheck"):
         with open(os.path.join(root, "docs", "schema", name + ".schema.json")) as f:
             schemas[name] = json.load(f)
         jsonschema.Draft202012Validator.check_schema(schemas[name])
@@ -44,7 +53,11 @@ def main(argv):
             failures += 1
             return None
         text = out.stdout[out.stdout.index("{"):]  # tilesim-accuracy --point prints one line before the object
-        doc = json.loads(text)
+        validate(name, label, json.loads(text))
+        return out.stdout
+
+    def validate(name, label, doc):
+        nonlocal failures, checked
         validator = jsonschema.Draft202012Validator(schemas[name])
         errors = sorted(validator.iter_errors(doc), key=lambda e: list(e.path))
         if errors:
@@ -56,7 +69,6 @@ def main(argv):
             print(f"FAIL: {name}.schema.json accepts {label}'s document with schema \"{bumped['schema']}\"")
             failures += 1
         checked += 1
-        return out.stdout
 
     for program in ("copy", "gemm"):
         for arch in ("sm90", "gfx90a", "gfx942", "gfx950"):
@@ -75,9 +87,31 @@ def main(argv):
                 f.write(text or "")
             shards.append(path)
         check("prove", [tilesim, "prove", "--merge", *shards, "--json"])
+    recordings = os.path.join(root, "gpu", "recordings")
+    carrying = 0
+    for file in sorted(os.listdir(recordings)):
+        if not file.endswith(".json"):
+            continue
+        with open(os.path.join(recordings, file)) as f:
+            doc = json.load(f)
+        if doc.get("tool") != "tilesim-gpu crosscheck":
+            continue
+        if "schema" not in doc:
+            if file not in PRE_SCHEMA:
+                print(f"FAIL: gpu/recordings/{file} has no \"schema\" field and is not in PRE_SCHEMA")
+                failures += 1
+            continue
+        if file in PRE_SCHEMA:
+            print(f"FAIL: gpu/recordings/{file} carries \"schema\": take it off PRE_SCHEMA in tests/json_schema.py")
+            failures += 1
+        validate("crosscheck", f"gpu/recordings/{file}", doc)
+        carrying += 1
+    if carrying == 0:
+        print("FAIL: no cross-check recording in gpu/recordings/ carries \"schema\" (crosscheck.schema.json checks nothing)")
+        failures += 1
     if failures:
         return 1
-    print(f"ok: {checked} documents valid under docs/schema/ (program-report, synth, prove); each schema refuses another version")
+    print(f"ok: {checked} documents valid under docs/schema/ (program-report, synth, prove, crosscheck); each schema refuses another version")
     return 0
 
 

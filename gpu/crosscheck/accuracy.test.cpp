@@ -25,7 +25,7 @@ using namespace tilesim::gpu;
 
 // The recordings and the median |error| the model gives on each today.
 const std::map<std::string, double> recordings = {
-    {"gpu/recordings/h100-zero-overhead.json", 0.075},
+    {"gpu/recordings/h100-zero-overhead.json", 0.077},
     {"gpu/recordings/h100-timing.json", 0.074},
 };
 
@@ -40,11 +40,11 @@ const accuracy& accuracy_for(const std::string& path) {
   return cache.emplace(path, accuracy_of(parse_json(s.str()))).first->second;
 }
 
-// Points and conflict-free pairs per recording (h100-zero-overhead.json adds the matrix-core GEMM and the
-// synthesized layouts: 4 + 6 points, 1 + 3 pairs).
-const std::map<std::string, std::size_t> points = {{"gpu/recordings/h100-zero-overhead.json", 58},
+// Points and conflict-free pairs per recording (h100-zero-overhead.json adds the matrix-core GEMM, the
+// synthesized layouts and lds-index-swap through ldmatrix.x4: 4 + 6 + 4 points, 1 + 3 + 1 pairs).
+const std::map<std::string, std::size_t> points = {{"gpu/recordings/h100-zero-overhead.json", 62},
                                                    {"gpu/recordings/h100-timing.json", 48}};
-const std::map<std::string, std::size_t> pairs = {{"gpu/recordings/h100-zero-overhead.json", 14},
+const std::map<std::string, std::size_t> pairs = {{"gpu/recordings/h100-zero-overhead.json", 15},
                                                   {"gpu/recordings/h100-timing.json", 10}};
 
 // Points outside 25 % today, with the bound each stays within and why it is off.
@@ -57,9 +57,13 @@ const std::map<std::string, double> point_outliers = {
 // Pairs outside 10 % today: the conflict-free side is faster on the GPU than its LDS and global counts say (the
 // examples' SW64 point), or slower (ck_xor: per warp and K step 234 integer instructions where padded has 80,
 // same FFMA and LDS counts, cuobjdump), by what the model does not price: address arithmetic.
+// The ldmatrix.x4 copy: Nsight counts the simulator's 320 against 128 LDS wavefronts, yet the 4-way row-major
+// reads cost nothing measurable on the H100 (1070 cycles against 1131 for the conflict-free 2025 layout), where
+// the simulator serializes the 192 excess wavefronts on the LDS pipe (1306 against 1114). Not explained yet.
 const std::map<std::string, double> speedup_outliers = {
     {"example cute-swizzle: SW64 Swizzle<2,4,3> 8x32", 0.13},
     {"gemm fp32 128x128x64 ck_xor", 0.13},
+    {"example lds-index-swap: ck-xor 2025, ldmatrix.x4", 0.26},
 };
 
 }  // namespace
