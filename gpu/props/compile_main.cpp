@@ -1,10 +1,11 @@
 // tilesim/gpu/props/compile_main.cpp: `tilesim-props-compile`, the CPU half of tilesim-gpu props (no GPU needed).
 //
-//   tilesim-props-compile [--cases N] [--seed S] [--compiler nvrtc|nvcc] [--jobs J] [--cache DIR] [--root DIR]
-//                         [--from I]
+//   tilesim-props-compile [--cases N] [--seed S] [--compiler nvrtc|nvcc|hipcc] [--arch A] [--wave 32|64]
+//                         [--jobs J] [--cache DIR] [--root DIR] [--from I]
 // Generates cases I .. I+N-1 of the seed exactly as tilesim-gpu props does, compiles each kernel with the chosen
 // run-time compiler on J threads (no cache unless --cache), and prints one line per case (its layout, tile,
-// compile seconds, ptxas stack frame, spills and registers), then the median and total. Exit 0 when every kernel
+// compile seconds, ptxas stack frame, spills and registers), then the median and total. --compiler hipcc compiles
+// wave-64 cases (--wave 64) for AMD (--arch gfx90a or gfx940) and reports the assembly's ScratchSize as the stack. Exit 0 when every kernel
 // compiled with 0 bytes of stack and no spills, 1 otherwise, 2 on bad options. CI runs it on a sample; it is
 // also how NVRTC and nvcc were measured against each other (README.md, "Property tests on the GPU").
 #include <algorithm>
@@ -24,8 +25,8 @@ int main(int argc, char** argv) {
   try {
     for (const std::string& a : args)
       if (a == "--help" || a == "-h") {
-        std::puts("usage: tilesim-props-compile [--cases N] [--seed S] [--compiler nvrtc|nvcc] [--jobs J] [--cache DIR]\n"
-                  "                             [--root DIR] [--from I]\n"
+        std::puts("usage: tilesim-props-compile [--cases N] [--seed S] [--compiler nvrtc|nvcc|hipcc] [--arch A]\n"
+                  "                             [--wave 32|64] [--jobs J] [--cache DIR] [--root DIR] [--from I]\n"
                   "Compiles generated tile programs as tilesim-gpu props does (no GPU needed); exit 0 when every kernel\n"
                   "has 0 bytes of stack and no spills, 1 otherwise, 2 on bad options.");
         return 0;
@@ -37,20 +38,26 @@ int main(int argc, char** argv) {
     const auto cache = tilesim::cli::take_text_option(args, "cache");
     const auto root = tilesim::cli::take_text_option(args, "root");
     const auto from = tilesim::cli::take_text_option(args, "from");
+    const auto arch = tilesim::cli::take_text_option(args, "arch");
+    const auto wave = tilesim::cli::take_text_option(args, "wave");
     if (!args.empty()) throw tilesim::cli::usage_error("unknown argument \"" + args[0] + "\"");
-    if (compiler && *compiler != "nvrtc" && *compiler != "nvcc")
-      throw tilesim::cli::usage_error("--compiler must be nvrtc or nvcc");
+    if (compiler && *compiler != "nvrtc" && *compiler != "nvcc" && *compiler != "hipcc")
+      throw tilesim::cli::usage_error("--compiler must be nvrtc, nvcc or hipcc");
+    if (wave && *wave != "32" && *wave != "64") throw tilesim::cli::usage_error("--wave must be 32 or 64");
     const long long n = cases ? tilesim::cli::parse_int(*cases, "option --cases") : 8;
     const long long first = from ? tilesim::cli::parse_int(*from, "option --from") : 0;
     const long long j = jobs ? tilesim::cli::parse_int(*jobs, "option --jobs") : std::max(1u, std::thread::hardware_concurrency());
     if (n < 1 || n > 100000 || first < 0 || j < 1) throw tilesim::cli::usage_error("--cases, --from and --jobs must be positive");
     const std::uint64_t s = seed ? static_cast<std::uint64_t>(tilesim::cli::parse_int(*seed, "option --seed")) : 1;
     rtc_options o;
-    o.backend = compiler && *compiler == "nvcc" ? rtc_backend::nvcc : rtc_backend::nvrtc;
+    o.backend = !compiler || *compiler == "nvrtc" ? rtc_backend::nvrtc : *compiler == "nvcc" ? rtc_backend::nvcc : rtc_backend::hipcc;
+    if (o.backend == rtc_backend::hipcc) o.arch = arch.value_or("gfx90a");
+    else if (arch) o.arch = *arch;
+    const tilesim::index_t w = wave ? std::stoi(*wave) : o.backend == rtc_backend::hipcc ? 64 : 32;
     o.cache = cache.value_or("");
     o.root = find_root(root.value_or("."));
     std::vector<props_case> list;
-    for (long long i = first; i < first + n; ++i) list.push_back(generate_case(s, static_cast<int>(i)).value());
+    for (long long i = first; i < first + n; ++i) list.push_back(generate_case(s, static_cast<int>(i), 0, w).value());
     const auto t0 = std::chrono::steady_clock::now();
     const std::vector<compiled_kernel> k = compile_batch(list, o, static_cast<int>(j), nullptr);
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -27,6 +27,7 @@ std::string case_cpp(const props_case& c, int indent) {
   s += in + "c.element_bytes = " + n(c.element_bytes) + ";\n";
   s += in + "c.threads = " + n(c.threads) + ";\n";
   s += in + "c.grid = " + n(c.grid) + ";\n";
+  s += in + "c.wave = " + n(c.wave) + ";\n";
   s += in + "c.tensor_rows = " + n(c.tensor_rows) + ";\n";
   s += in + "c.tensor_cols = " + n(c.tensor_cols) + ";\n";
   s += in + "c.layout = props_layout::" + layout_name(c.layout) + ";\n";

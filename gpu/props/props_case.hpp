@@ -1,7 +1,7 @@
 // tilesim/gpu/props/props_case.hpp: one generated tile program, described by numbers (issue 18).
 //
 // DEFINITION. A props_case is a whole copy program through LDS: elements of `element_bytes` (2, 4, 8), a
-// tile of rows x cols per workgroup (the writer encoding's X lengths), `threads` = 32 * warps threads, `grid`
+// tile of rows x cols per workgroup (the writer encoding's X lengths), `threads` = wave * warps threads, `grid`
 // workgroups, a global tensor of tensor_rows x tensor_cols (row-major, at most grid*rows x cols) that the
 // windows reach past (right pads: loads there give 0, stores there are dropped), an LDS layout from every
 // family spec/ has (row_major, padded by `pad`, CK's XOR preshuffle with KPack, MLdsLayer, order and banks,
@@ -17,8 +17,8 @@
 // WORKED EXAMPLE. fp32, 2 warps, writer H0 = <2, 8>, H1 = <4, 4>: rows 16, cols 16; grid 3 with tensor 40 x 13:
 // block 2's window covers rows 32..47, of which 40..47 are pad, and cols 13..15 of every row are pad.
 //
-// INVARIANTS (check()): both encodings are valid, have 2 X dims of the same lengths and 32 lanes x warps
-// threads; at most 64 elements per thread; the layout's own rules hold (spec/rules.hpp) for rows x cols;
+// INVARIANTS (check()): both encodings are valid, have 2 X dims of the same lengths and wave lanes x warps
+// threads (wave 32 for the GPU run, 64 for the AMD compile check); at most 64 elements per thread; the layout's own rules hold (spec/rules.hpp) for rows x cols;
 // tensor_rows in ((grid-1)*rows, grid*rows], tensor_cols in [1, cols]; LDS fits in 48 KiB.
 #pragma once
 
@@ -32,6 +32,7 @@ enum class props_layout { row_major, padded, ck_xor, cute_swizzle, morton };
 struct props_case {
   int element_bytes = 4;  // 2, 4 or 8 (uint16_t, uint32_t, uint64_t on both sides: bits are copied)
   index_t threads = 64, grid = 1;
+  index_t wave = 32;      // lanes per wave: 32 (sm90) or 64 (gfx9: the AMD compile check); threads = wave * warps
   index_t tensor_rows = 1, tensor_cols = 1;
   props_layout layout = props_layout::row_major;
   index_t pad = 0;                         // padded: elements added to each row
@@ -44,7 +45,7 @@ struct props_case {
   TILESIM_HOST_DEVICE constexpr index_t rows() const { return writer.x_length(0); }
   TILESIM_HOST_DEVICE constexpr index_t cols() const { return writer.x_length(1); }
   TILESIM_HOST_DEVICE friend constexpr bool operator==(const props_case& a, const props_case& b) {
-    return a.element_bytes == b.element_bytes && a.threads == b.threads && a.grid == b.grid &&
+    return a.element_bytes == b.element_bytes && a.threads == b.threads && a.grid == b.grid && a.wave == b.wave &&
            a.tensor_rows == b.tensor_rows && a.tensor_cols == b.tensor_cols && a.layout == b.layout && a.pad == b.pad &&
            a.ck_k_pack == b.ck_k_pack && a.ck_m_lds_layer == b.ck_m_lds_layer && a.ck_banks == b.ck_banks &&
            a.ck_order == b.ck_order && a.swizzle_b == b.swizzle_b && a.swizzle_m == b.swizzle_m &&

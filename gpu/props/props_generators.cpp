@@ -96,14 +96,14 @@ std::vector<part> dim_parts(index_t lane_part, index_t warp_part, index_t y, boo
 }
 
 // The reader of a rows x cols tile for threads = 32 * warps: its own vector and bit split, R where drawn or forced.
-tile_distribution_encoding gen_reader(index_t rows, index_t cols, index_t warps, index_t max_vector) {
+tile_distribution_encoding gen_reader(index_t rows, index_t cols, index_t wave, index_t warps, index_t max_vector) {
   index_t vr = 1;
   while (vr * 2 <= max_vector && cols % (vr * 2) == 0) vr *= 2;
   vr = index_t{1} << *rc::gen::inRange(0, log2_of(vr) + 1);
   const bool allow_r = *rc::gen::inRange(0, 4) == 0;
   index_t rem_rows = rows, rem_cols = cols / vr;
   index_t split[2][3] = {{1, 1, 1}, {1, 1, 1}};  // [lane, warp][rows, cols, R]
-  const int bits[2] = {5, log2_of(warps)};
+  const int bits[2] = {log2_of(wave), log2_of(warps)};
   for (int who = 0; who < 2; ++who)
     for (int b = 0; b < bits[who]; ++b) {
       std::vector<int> targets;
@@ -128,12 +128,13 @@ tile_distribution_encoding gen_reader(index_t rows, index_t cols, index_t warps,
 std::string check_props_case(const props_case& c) {
   try {
     if (c.element_bytes != 2 && c.element_bytes != 4 && c.element_bytes != 8) return "element_bytes must be 2, 4 or 8";
-    if (c.threads < 32 || c.threads > 1024 || c.threads % 32 != 0) return "threads must be 32 * warps (<= 1024)";
+    if (c.wave != 32 && c.wave != 64) return "wave must be 32 or 64";
+    if (c.threads < c.wave || c.threads > 1024 || c.threads % c.wave != 0) return "threads must be wave * warps (<= 1024)";
     if (c.grid < 1 || c.grid > 65535) return "grid must be in 1..65535";
     for (const tile_distribution_encoding* e : {&c.writer, &c.reader}) {
       if (violation v = e->check()) return spec_error::format(v);
       if (e->n_x != 2) return "the encodings must have 2 X dims";
-      if (violation v = e->check_launch(c.threads, 32)) return spec_error::format(v);
+      if (violation v = e->check_launch(c.threads, c.wave)) return spec_error::format(v);
       if (e->elements_per_thread() > props_max_elements) return "more than 64 elements per thread";
     }
     if (c.reader.x_length(0) != c.rows() || c.reader.x_length(1) != c.cols()) return "writer and reader tiles differ";
@@ -157,21 +158,22 @@ std::string check_props_case(const props_case& c) {
   return "";
 }
 
-rc::Gen<props_case> gen_props_case(int fault) {
-  return rc::gen::exec([fault] {
+rc::Gen<props_case> gen_props_case(int fault, index_t wave) {
+  return rc::gen::exec([fault, wave] {
     props_case c;
     c.fault = fault;
+    c.wave = wave;
     c.element_bytes = pick<int>({4, 2, 8});
     const int warp_bits = *rc::gen::inRange(0, 4);
     const index_t warps = index_t{1} << warp_bits;
-    c.threads = 32 * warps;
+    c.threads = wave * warps;
     c.layout = pick<props_layout>({props_layout::row_major, props_layout::padded, props_layout::ck_xor,
                                    props_layout::cute_swizzle, props_layout::morton});
     const bool pow2 = c.layout == props_layout::ck_xor || c.layout == props_layout::cute_swizzle ||
                       c.layout == props_layout::morton;
     const index_t max_vector = 16 / c.element_bytes;
     index_t v = index_t{1} << *rc::gen::inRange(0, log2_of(max_vector) + 1);
-    const int lane_row_bits = *rc::gen::inRange(0, 6), warp_row_bits = *rc::gen::inRange(0, warp_bits + 1);
+    const int lane_row_bits = *rc::gen::inRange(0, log2_of(wave) + 1), warp_row_bits = *rc::gen::inRange(0, warp_bits + 1);
     index_t yr = pow2 ? index_t{1} << *rc::gen::inRange(0, 4) : pick<index_t>({1, 2, 3, 4, 5, 6, 8});
     index_t yc = pow2 ? index_t{1} << *rc::gen::inRange(0, 3) : pick<index_t>({1, 2, 3});
     // At most 64 registers and a 32 KiB tile: shrink the per-thread part until both hold.
@@ -180,12 +182,12 @@ rc::Gen<props_case> gen_props_case(int fault) {
       else if (yc > 1) yc = 1;
       else v /= 2;
     }
-    const index_t lane_rows = index_t{1} << lane_row_bits, lane_cols = 32 / lane_rows;
+    const index_t lane_rows = index_t{1} << lane_row_bits, lane_cols = wave / lane_rows;
     const index_t warp_rows = index_t{1} << warp_row_bits, warp_cols = warps / warp_rows;
     const index_t rows = lane_rows * warp_rows * yr, cols = lane_cols * warp_cols * yc * v;
     c.writer = assemble(dim_parts(lane_rows, warp_rows, yr, v == 1 && yc == 1, 1),
                         dim_parts(lane_cols, warp_cols, yc, false, v), {}, warps);
-    c.reader = *rc::gen::suchThat(rc::gen::exec([=] { return gen_reader(rows, cols, warps, max_vector); }),
+    c.reader = *rc::gen::suchThat(rc::gen::exec([=] { return gen_reader(rows, cols, wave, warps, max_vector); }),
                                   [](const tile_distribution_encoding& e) {
                                     return e.elements_per_thread() <= props_max_elements;
                                   });
@@ -240,11 +242,11 @@ rc::Gen<props_case> gen_props_case(int fault) {
   });
 }
 
-rc::Shrinkable<props_case> generate_case(std::uint64_t seed, int index, int fault) {
+rc::Shrinkable<props_case> generate_case(std::uint64_t seed, int index, int fault, index_t wave) {
   rc::Random random(seed);
   for (int i = 0; i < index; ++i) random.split();
   rc::Random mine = random.split();
-  return gen_props_case(fault)(mine, std::min(100, 10 + index));
+  return gen_props_case(fault, wave)(mine, std::min(100, 10 + index));
 }
 
 }  // namespace tilesim::gpu::props

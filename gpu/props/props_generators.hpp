@@ -1,7 +1,7 @@
 // tilesim/gpu/props/props_generators.hpp: RapidCheck generators of whole tile programs (props_case).
 //
 // DEFINITION. gen_props_case() draws a props_case valid by construction (props_case.hpp's check, spec/rules.hpp):
-//   element size 2, 4 or 8 bytes; 1, 2, 4 or 8 warps of 32 lanes; an LDS layout family, then its parameters;
+//   element size 2, 4 or 8 bytes; 1, 2, 4 or 8 warps of 32 lanes (64 for AMD); an LDS layout family, then its parameters;
 //   the writer: each of the 5 lane bits and the warp bits goes to the rows or the columns, one Y component per
 //   dim (any length where the layout allows: 3, 5, 6 rows ...) and the vector (1 .. 16 bytes) innermost; the
 //   H components of each dim, the P components and the Ys in random orders (raked and blocked patterns alike);
@@ -25,13 +25,14 @@
 
 namespace tilesim::gpu::props {
 
-// A random valid case; `fault` is copied into it (test-only device fault, props_case.hpp).
-rc::Gen<props_case> gen_props_case(int fault = 0);
+// A random valid case for waves of `wave` lanes (32: the GPU run; 64: the AMD compile check); `fault` is copied
+// into it (test-only device fault, props_case.hpp).
+rc::Gen<props_case> gen_props_case(int fault = 0, index_t wave = 32);
 
 // "" when c is valid (every rule of props_case.hpp), else the first broken rule in words.
 std::string check_props_case(const props_case& c);
 
 // The i-th case of a run with this seed, with its shrink tree (RapidCheck size grows with i up to 100).
-rc::Shrinkable<props_case> generate_case(std::uint64_t seed, int index, int fault = 0);
+rc::Shrinkable<props_case> generate_case(std::uint64_t seed, int index, int fault = 0, index_t wave = 32);
 
 }  // namespace tilesim::gpu::props

@@ -74,6 +74,7 @@ json_value to_json(const props_case& c) {
   v.set("element_bytes", c.element_bytes);
   v.set("threads", static_cast<long long>(c.threads));
   v.set("grid", static_cast<long long>(c.grid));
+  v.set("wave", static_cast<long long>(c.wave));
   v.set("rows", static_cast<long long>(c.rows()));
   v.set("cols", static_cast<long long>(c.cols()));
   v.set("tensor_rows", static_cast<long long>(c.tensor_rows));
@@ -98,6 +99,7 @@ props_case case_from_json(const json_value& v) {
   c.element_bytes = static_cast<int>(integer(v["element_bytes"], "element_bytes"));
   c.threads = integer(v["threads"], "threads");
   c.grid = integer(v["grid"], "grid");
+  c.wave = v.get("wave") ? integer(v["wave"], "wave") : 32;
   c.tensor_rows = integer(v["tensor_rows"], "tensor_rows");
   c.tensor_cols = integer(v["tensor_cols"], "tensor_cols");
   const std::string layout = v["layout"].string();

@@ -42,7 +42,7 @@ int props_command(std::vector<std::string> args, const std::string& command_line
   // 3. Each case on the simulator and on the GPU (outputs, clock64 cycles). A failed launch leaves the CUDA
   // context unusable (errors are sticky), so the run stops there and reports what it has.
   std::vector<case_record> records;
-  std::string context_lost;
+  std::string context_lost, counters_error;
   for (std::size_t i = 0; i < cases.size(); ++i) {
     try {
       records.push_back(run_case(static_cast<int>(i), cases[i], modules[i], o.seed, o.repeat));
@@ -66,9 +66,14 @@ int props_command(std::vector<std::string> args, const std::string& command_line
     for (std::size_t i = 0; i < records.size(); ++i)
       if (records[i].gpu_ran) ran.push_back(cases[i]), at.push_back(i);
     std::fprintf(stderr, "counters: one Nsight Compute run over %zu kernels\n", ran.size());
-    if (!ran.empty()) {
-      const std::vector<counters> measured = measure_batch(ran, o, hooks);
-      for (std::size_t k = 0; k < at.size(); ++k) records[at[k]].measured = measured[k];
+    try {
+      if (!ran.empty()) {
+        const std::vector<counters> measured = measure_batch(ran, o, hooks);
+        for (std::size_t k = 0; k < at.size(); ++k) records[at[k]].measured = measured[k];
+      }
+    } catch (const std::exception& e) {  // no ncu, or it failed: the report says so, the run fails
+      counters_error = e.what();
+      std::fprintf(stderr, "counters: %s\n", e.what());
     }
   }
   // 5. compute-sanitizer memcheck and racecheck over a sample (the first N cases).
@@ -77,7 +82,12 @@ int props_command(std::vector<std::string> args, const std::string& command_line
     const std::vector<props_case> sample(cases.begin(), cases.begin() + std::min<std::ptrdiff_t>(o.sanitize_cases, static_cast<std::ptrdiff_t>(cases.size())));
     for (const char* tool : {"memcheck", "racecheck"}) {
       std::fprintf(stderr, "sanitizer: compute-sanitizer --tool %s over %zu cases\n", tool, sample.size());
-      const std::string found = sanitize(sample, o, tool);
+      std::string found;
+      try {
+        found = sanitize(sample, o, tool);
+      } catch (const std::exception& e) {
+        found = std::string("not run: ") + e.what();
+      }
       sanitizer.set(tool, found.empty() ? json_value("clean") : json_value(found));
     }
     sanitizer.set("cases", static_cast<long long>(sample.size()));
@@ -198,6 +208,7 @@ int props_command(std::vector<std::string> args, const std::string& command_line
   summary.set("worst_cycle_cases", worst_cases);
   summary.set("sanitizer", sanitizer);
   summary.set("stopped", context_lost.empty() ? json_value() : json_value(context_lost));
+  summary.set("counters_error", counters_error.empty() ? json_value() : json_value(counters_error));
   summary.set("wall_seconds", total);
   report.set("summary", summary);
   report.set("failures", failures);
@@ -221,7 +232,7 @@ int props_command(std::vector<std::string> args, const std::string& command_line
   }
   const bool sanitizer_clean = !sanitizer.get("memcheck") ||
                                (sanitizer["memcheck"].string() == "clean" && sanitizer["racecheck"].string() == "clean");
-  return context_lost.empty() && records.size() == cases.size() && results_bad == 0 && counters_bad == 0 && stack_bad == 0 && sanitizer_clean ? 0 : 1;
+  return context_lost.empty() && counters_error.empty() && records.size() == cases.size() && results_bad == 0 && counters_bad == 0 && stack_bad == 0 && sanitizer_clean ? 0 : 1;
 }
 
 }  // namespace tilesim::gpu::props

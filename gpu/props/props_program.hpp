@@ -112,16 +112,16 @@ TILESIM_HOST_DEVICE bool primary_replica(constant<E>, const multi_index<tile_dis
 
 // The scalars the program needs at run time, derived so that the kernel holds no props_case in memory.
 struct props_dims {
-  index_t threads, grid, rows, cols;
+  index_t threads, grid, rows, cols, wave;
 };
 
 // The program (see the essay): props_copy<std::uint16_t>(ctx, c) or (ctx, constant<c>{}).
 template <class T, class Ctx, class Case>
 TILESIM_HOST_DEVICE void props_copy(Ctx& ctx, const Case& shape) {
   const props_dims c = value_of(derive(shape, [](const props_case& k) {
-    return props_dims{k.threads, k.grid, k.rows(), k.cols()};
+    return props_dims{k.threads, k.grid, k.rows(), k.cols(), k.wave};
   }));
-  require_launch_shape(ctx, c.threads, 32, c.grid);
+  require_launch_shape(ctx, c.threads, c.wave, c.grid);
   const auto write_enc = derive(shape, [](const props_case& k) { return k.writer; });
   const auto read_enc = derive(shape, [](const props_case& k) { return k.reader; });
   const auto global_desc = derive(shape, [](const props_case& k) { return props_global_descriptor(k); });

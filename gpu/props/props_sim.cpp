@@ -49,7 +49,7 @@ sim::run_result run_typed(const props_case& c, const case_inputs& in) {
   sim::launch l;
   l.grid = static_cast<int>(c.grid);
   l.block = static_cast<int>(c.threads);
-  l.wave_size = 32;
+  l.wave_size = static_cast<int>(c.wave);
   sim::global_memory mem;
   auto typed = [](const byte_buffer& b) {
     std::vector<T> v(b.size() / sizeof(T));
@@ -120,8 +120,20 @@ case_simulation simulate_case(const props_case& c, const case_inputs& in) {
                       std::to_string(e % static_cast<std::size_t>(c.tensor_cols)) + ") stored " +
                       std::to_string(stores[e]) + " times, expected " + std::to_string(want);
     }
+  // The LDS instructions of each wave, by kind and width (the AMD check holds the assembly to them).
+  bool first_wave = true;
+  for (const sim::workgroup_record& w : run.workgroups)
+    for (const sim::wave_record& v : w.waves) {
+      std::map<std::pair<int, int>, int> counts;
+      for (const sim::wave_instruction& i : v.instructions)
+        if (i.access.space == sim::memory_space::lds)
+          ++counts[{i.access.kind == sim::access_kind::store ? 1 : 0, i.access.width}];
+      if (first_wave) s.lds_per_wave = counts;
+      else if (counts != s.lds_per_wave) s.lds_uniform = false;
+      first_wave = false;
+    }
   // What Nsight Compute counts, totalled as gpu/crosscheck's simulate() does.
-  const sim::program_report report = sim::make_program_report(sim::arch_named("sm90"), run);
+  const sim::program_report report = sim::make_program_report(sim::arch_named(c.wave == 64 ? "gfx942" : "sm90"), run);
   for (const sim::instruction_report& i : report.instructions) {
     const bool ld = i.kind == sim::access_kind::load;
     if (i.space == sim::memory_space::lds) {

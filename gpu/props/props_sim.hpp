@@ -3,7 +3,8 @@
 // DEFINITION. For a props_case c and a seed:
 //   make_case_inputs   slot 0: tensor_rows x tensor_cols elements of random bits (never all ones); slot 1: the
 //                      output, every byte 0xFF (the poison a lost element keeps)
-//   simulate_case      runs props_copy<T>(ctx, c) (the value form) on the simulator, sm90 (wave 32), and totals
+//   simulate_case      runs props_copy<T>(ctx, c) (the value form) on the simulator, sm90 (wave 32; gfx942 for
+//                      the AMD check's wave 64), and totals
 //                      what Nsight Compute counts, as gpu/crosscheck's simulate does: LDS wavefronts and
 //                      instructions, global sectors and instructions (ld, st), local 0; the median
 //                      workgroup's predicted cycles; the run's findings (races, bounds, misaligned); and whether
@@ -22,6 +23,8 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -46,6 +49,8 @@ struct case_simulation {
   std::string findings;              // "" or "2 races, 1 misaligned"
   bool stores_per_element_ok = false;  // every tensor element stored exactly once
   std::string stores_note;             // the first element that was not, when one was not
+  std::map<std::pair<int, int>, int> lds_per_wave;  // (0 load / 1 store, bytes) -> LDS instructions of one wave
+  bool lds_uniform = true;                           // every wave issues those same LDS instructions
 };
 
 // Runs c on the simulator over `in`; throws sim::run_error / spec_error when the program cannot run.

@@ -94,7 +94,40 @@ compiled_kernel compile_nvcc(const std::string& source, const std::string& name,
   return k;
 }
 
+compiled_kernel compile_hipcc(const std::string& source, const std::string& name, const rtc_options& o) {
+  compiled_kernel k;
+  char dir[] = "/tmp/tilesim-hipcc-XXXXXX";
+  if (!mkdtemp(dir)) {
+    k.log = "cannot make a temporary directory";
+    return k;
+  }
+  const std::string base = std::string(dir) + "/" + name;
+  write_file(base + ".hip", source);
+  // gpu/amd/meson.build's flags: HIP_PLATFORM=amd (hipcc picks NVIDIA where nvcc is found), no alloca promotion.
+  const std::string cmd = "HIP_PLATFORM=amd " + o.hipcc + " -std=c++20 -I" + o.root +
+                          " -Wno-unused-command-line-argument -mllvm -disable-promote-alloca-to-lds -x hip"
+                          " --cuda-device-only -S --offload-arch=" + o.arch + " " + base + ".hip -o " + base + ".s > " +
+                          base + ".log 2>&1";
+  const int status = std::system(cmd.c_str());
+  read_file(base + ".log", k.log);
+  k.ok = status == 0 && read_file(base + ".s", k.cubin) && !k.cubin.empty();
+  std::system(("rm -rf " + std::string(dir)).c_str());
+  return k;
+}
+
 }  // namespace
+
+bool parse_amd_info(const std::string& assembly, const std::string& name, compiled_kernel& k) {
+  const std::size_t at = assembly.find("\n" + name + ":");
+  if (at == std::string::npos) return false;
+  const std::string tail = assembly.substr(at);
+  std::smatch m;
+  if (!std::regex_search(tail, m, std::regex(R"(; ScratchSize: (\d+))"))) return false;
+  k.stack_bytes = std::stoll(m[1]);
+  k.spill_store_bytes = k.spill_load_bytes = 0;  // spills would be scratch
+  if (std::regex_search(tail, m, std::regex(R"(; NumVgprs: (\d+))"))) k.registers = std::stoi(m[1]);
+  return true;
+}
 
 bool parse_ptxas_info(const std::string& log, const std::string& name, compiled_kernel& k) {
   const std::size_t at = log.find("Function properties for " + name);
@@ -111,7 +144,7 @@ bool parse_ptxas_info(const std::string& log, const std::string& name, compiled_
 }
 
 compiled_kernel compile_kernel(const std::string& source, const std::string& name, const rtc_options& o) {
-  std::string key_text = (o.backend == rtc_backend::nvrtc ? "nvrtc\n" : "nvcc\n") + o.arch + "\n";
+  std::string key_text = std::string(o.backend == rtc_backend::nvrtc ? "nvrtc\n" : o.backend == rtc_backend::nvcc ? "nvcc\n" : "hipcc\n") + o.arch + "\n";
   if (o.backend == rtc_backend::nvrtc)
     for (const std::string& s : nvrtc_options(o)) key_text += s + "\n";
   char hash[20];
@@ -121,13 +154,17 @@ compiled_kernel compile_kernel(const std::string& source, const std::string& nam
   if (!stem.empty() && read_file(stem + ".cubin", k.cubin) && read_file(stem + ".log", k.log)) {
     k.ok = true;
     k.cached = true;
-    parse_ptxas_info(k.log, name, k);
+    if (o.backend == rtc_backend::hipcc) parse_amd_info(k.cubin, name, k);
+    else parse_ptxas_info(k.log, name, k);
     return k;
   }
   const auto t0 = std::chrono::steady_clock::now();
-  k = o.backend == rtc_backend::nvrtc ? compile_nvrtc(source, name, o) : compile_nvcc(source, name, o);
+  k = o.backend == rtc_backend::nvrtc ? compile_nvrtc(source, name, o)
+      : o.backend == rtc_backend::nvcc ? compile_nvcc(source, name, o)
+                                       : compile_hipcc(source, name, o);
   k.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  parse_ptxas_info(k.log, name, k);
+  if (o.backend == rtc_backend::hipcc) parse_amd_info(k.cubin, name, k);
+  else parse_ptxas_info(k.log, name, k);
   if (k.ok && !stem.empty()) {
     mkdir(o.cache.c_str(), 0755);
     write_file(stem + ".log", k.log);
@@ -142,6 +179,7 @@ std::string backend_version(const rtc_options& o) {
     nvrtcVersion(&major, &minor);
     return "nvrtc " + std::to_string(major) + "." + std::to_string(minor);
   }
+  if (o.backend == rtc_backend::hipcc) return "hipcc " + o.arch;
   std::string v = "nvcc";
   if (std::FILE* f = popen((o.cuda + "/bin/nvcc --version 2>/dev/null").c_str(), "r")) {
     char line[256];

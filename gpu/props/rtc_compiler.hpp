@@ -6,6 +6,10 @@
 //          paths gpu/props/rtc_include (the std headers, tilesim_rtc_std.hpp), the repository root and
 //          libcu++ (<cuda>/include/cccl), ptxas at -O3 with -v. Thread-safe: a batch compiles on every core.
 //   nvcc   nvcc -std=c++20 -O3 -arch=sm_90 -cubin -Xptxas -v as a subprocess (the way gpu/kernels.cu is built).
+//   hipcc  AMD, compile only: Debian's hipcc (HIP 5.2, clang 15) for one gfx arch (o.arch: gfx90a, gfx940),
+//          device-only assembly (-S), as gpu/amd builds its kernels; the "module" is the assembly text and
+//          stack_bytes is its "; ScratchSize:" (hipRTC 5.2 has no C++ standard library headers, and libcu++,
+//          which maps them for NVRTC, is CUDA-only; so the AMD path runs hipcc).
 // Both report ptxas's "bytes stack frame", spills and registers for the kernel, parsed from the log. A module is
 // cached as <cache>/<hash>.cubin and <hash>.log, hash = FNV-1a of (back end, options, source): a re-run or a
 // shrinking step that meets the same source loads it instead of compiling.
@@ -24,20 +28,21 @@
 
 namespace tilesim::gpu::props {
 
-enum class rtc_backend { nvrtc, nvcc };
+enum class rtc_backend { nvrtc, nvcc, hipcc };
 
 struct rtc_options {
   std::string root = ".";                  // the repository root (holds gpu/props/props_program.hpp)
   std::string cache;                       // "" = no cache
   rtc_backend backend = rtc_backend::nvrtc;
   std::string cuda = "/usr/local/cuda";    // libcu++ at <cuda>/include/cccl, nvcc at <cuda>/bin/nvcc
-  std::string arch = "sm_90";
+  std::string arch = "sm_90";          // hipcc: gfx90a or gfx940
+  std::string hipcc = "hipcc";
 };
 
 struct compiled_kernel {
   bool ok = false;
   bool cached = false;
-  std::string cubin;   // the module's bytes
+  std::string cubin;   // the module's bytes (hipcc: the device assembly text)
   std::string log;     // the compiler's log (ptxas -v lines included)
   double seconds = 0;  // wall time of this compile (0 for a cache hit)
   long long stack_bytes = -1, spill_store_bytes = -1, spill_load_bytes = -1;
@@ -46,6 +51,9 @@ struct compiled_kernel {
 
 // Compiles `source`, whose kernel is extern "C" `name`, with o's back end (see above).
 compiled_kernel compile_kernel(const std::string& source, const std::string& name, const rtc_options& o);
+
+// Fills stack/spill/register fields of k from AMD assembly ("; ScratchSize:", "; NumVgprs:" after `name`).
+bool parse_amd_info(const std::string& assembly, const std::string& name, compiled_kernel& k);
 
 // Fills stack/spill/register fields of k from a ptxas -v log for kernel `name`; false when absent.
 bool parse_ptxas_info(const std::string& log, const std::string& name, compiled_kernel& k);
