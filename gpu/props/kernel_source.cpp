@@ -1,6 +1,7 @@
 // tilesim/gpu/props/kernel_source.cpp: props_case -> kernel text (kernel_source.hpp).
 #include "gpu/props/kernel_source.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace tilesim::gpu::props {
@@ -69,8 +70,12 @@ std::string kernel_source(const props_case& c, const std::string& name) {
   s += "  using namespace tilesim;\n  using namespace tilesim::gpu::props;\n  props_case c;\n";
   s += case_cpp(c, 2);
   s += "  return c;\n}\n}  // namespace\n\n";
-  s += "extern \"C\" __global__ void __launch_bounds__(" + std::to_string(c.threads) + ") " + name +
-       "(tilesim::gpu::kernel_args a) {\n";
+  // gpu/kernels.cu's register budget (TILESIM_COMPILED_KERNEL): at most 128 registers per thread, stated as
+  // blocks per SM. With the thread count alone NVRTC caps the kernel at 32 registers (8 blocks of 256 per SM)
+  // and spills where nvcc does not (seed 18, case 101: 8 bytes of stack at 32 registers, 0 at 46).
+  const index_t blocks_per_sm = std::max<index_t>(1, 65536 / (c.threads * 128));
+  s += "extern \"C\" __global__ void __launch_bounds__(" + std::to_string(c.threads) + ", " +
+       std::to_string(blocks_per_sm) + ") " + name + "(tilesim::gpu::kernel_args a) {\n";
   s += "  tilesim::gpu::run_program(a, [&](tilesim::gpu::device_context& ctx) {\n";
   s += std::string("    tilesim::gpu::props::props_copy<std::") + element_type(c.element_bytes) +
        ">(ctx, tilesim::constant<props_case_value()>{});\n";

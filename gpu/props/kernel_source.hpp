@@ -3,14 +3,15 @@
 // DEFINITION. kernel_source(c, name) is one translation unit: the project's own headers
 // (gpu/device_context.hpp, gpu/props/props_program.hpp), a constexpr function returning c field by field
 // (encodings as the make_encoding(...) calls that rebuild them), and
-//   extern "C" __global__ void __launch_bounds__(threads) NAME(tilesim::gpu::kernel_args a)
+//   extern "C" __global__ void __launch_bounds__(threads, blocks) NAME(tilesim::gpu::kernel_args a)
 // whose body runs props_copy<T>(ctx, constant<case>{}) through gpu::run_program (clock64 per block when
-// timed), T = uint16_t / uint32_t / uint64_t by the element size. The same text compiles under NVRTC
+// timed), T = uint16_t / uint32_t / uint64_t by the element size; blocks = max(1, 65536 / (threads * 128)) per SM,
+// gpu/kernels.cu's budget of at most 128 registers per thread. The same text compiles under NVRTC
 // (gpu/props/rtc_include supplies the std headers) and nvcc. case_cpp(c) is the case alone, a C++ snippet a
 // person can paste into a test; kernel_name(c) is "tilesim_props_" + 16 hex digits of the case's hash.
 //
 // WORKED EXAMPLE. kernel_source(c, kernel_name(c)) for a 64-thread fp32 case contains
-//   "__launch_bounds__(64)" and "props_copy<std::uint32_t>(ctx, tilesim::constant<props_case_value()>{})".
+//   "__launch_bounds__(64, 8)" and "props_copy<std::uint32_t>(ctx, tilesim::constant<props_case_value()>{})".
 //
 // INVARIANTS: the source names c completely (the kernel depends on nothing else); equal cases give equal
 // text and name; no text depends on the machine (the module cache key is the text).

@@ -46,7 +46,8 @@ TEST_CASE("cases round-trip through JSON and name their kernels") {
     const std::string name = kernel_name(c);
     const std::string src = kernel_source(c, name);
     CHECK(src.find(name + "(tilesim::gpu::kernel_args a)") != std::string::npos);
-    CHECK(src.find("__launch_bounds__(" + std::to_string(c.threads) + ")") != std::string::npos);
+    CHECK(src.find("__launch_bounds__(" + std::to_string(c.threads) + ", " +
+                   std::to_string(std::max<index_t>(1, 65536 / (c.threads * 128))) + ")") != std::string::npos);
     CHECK(src.find(std::string("props_copy<std::") + element_type(c.element_bytes) + ">") != std::string::npos);
     CHECK(kernel_source(c, name) == src);
     names.insert(name);
