@@ -1,18 +1,19 @@
 // tilesim/cli/run.cpp: see run.hpp.
 #include "cli/run.hpp"
 
+#include <algorithm>
 #include <cstdint>
-#include <cstdio>
 #include <iostream>
 #include <optional>
 #include <sstream>
+#include <thread>
 
 #include "cli/args.hpp"
-#include "cli/output_file.hpp"
+#include "cli/run_output.hpp"
+#include "cli/run_stream.hpp"
 #include "sim/programs/copy_run.hpp"
 #include "sim/programs/gemm_tile_run.hpp"
-#include "sim/report/program_report.hpp"
-#include "sim/report/text_columns.hpp"
+#include "sim/report/stream_report.hpp"
 
 namespace tilesim::cli {
 
@@ -50,79 +51,52 @@ std::vector<option_spec> gemm_options() {
        {"sm90", "gfx90a", "gfx942", "gfx950"}, "gfx942"},
       {"layout", "the LDS tiles of A and B: row-major, padded, ck-xor (CK's XOR preshuffle)", 0, 0, 0,
        {"row-major", "padded", "ck-xor"}, "ck-xor"},
-      {"m", "rows of C and A (a multiple of 64)", 64, 1, 1024},
-      {"n", "columns of C, rows of B (a multiple of 64)", 64, 1, 1024},
-      {"k", "the reduction length, A's and B's contiguous dim (a multiple of 32)", 64, 1, 1024},
+      {"m", "rows of C and A (a multiple of 64)", 64, 1, max_side},
+      {"n", "columns of C, rows of B (a multiple of 64)", 64, 1, max_side},
+      {"k", "the reduction length, A's and B's contiguous dim (a multiple of 32)", 64, 1, max_side},
       {"threads", "threads per workgroup", 256, 1, 1024},
       {"registers", "registers per thread of the compiled kernel, for the occupancy limit (0: unknown, no limit)", 0, 0,
        255},
   };
 }
 
-std::string fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
-using sim::pad_left;
-using sim::pad_right;
-
+// Copies `input` through copy_tile<T> (the host side of programs::run_copy, streamed) and checks the output.
 template <class T>
-sim::run_result run_typed(const sim::launch& l, const programs::copy_params& p, bool& exact) {
+sim::simulation run_typed(const sim::arch_table& arch, const sim::launch& l, programs::copy_params p,
+                          const sim::simulate_options& so, bool whole, result_check& check) {
   const std::vector<T> input = programs::copy_input<T>(programs::copy_elements(l, p));
-  sim::run_result r = programs::run_copy<T>(l, p, input);
-  exact = r.memory.template get<T>(p.output) == input;
-  return r;
+  sim::global_memory mem;
+  p.input = mem.add<T>("in", input);
+  p.output = mem.add<T>("out", static_cast<index_t>(input.size()), static_cast<T>(-1));
+  sim::simulation s = sim::simulate(arch, l, std::move(mem), [&p](sim::thread_context& ctx) { programs::copy_tile<T>(ctx, p); }, so);
+  check = check_output<T>(s, p.output, input, whole);
+  return s;
 }
 
-// The per-instruction table: what each instruction cost (LDS wavefronts, global sectors) and where its cycles
-// went (means per instance: issue = arithmetic before it and its issue slot; LDS / global = waiting for data
-// from earlier loads, its pipe's queue, service and latency), with each barrier's wait in program order.
-void print_text(std::ostream& out, const sim::program_report& r) {
-  out << pad_right("instruction", 16) << pad_right("space", 7) << pad_right("op", 6) << pad_left("B/lane", 6)
-      << pad_left("inst", 6) << pad_left("wavefronts", 12) << pad_left("ideal", 7) << pad_left("N-way", 6)
-      << pad_left("sectors", 9) << pad_left("ideal", 7) << pad_left("cycles", 9) << pad_left("issue", 8)
-      << pad_left("LDS", 8) << pad_left("global", 8) << pad_left("barrier", 9) << "\n";
-  std::size_t next_barrier = 0;
-  auto barriers_until = [&](int interval) {
-    for (; next_barrier < r.barriers.size() && r.barriers[next_barrier].interval < interval; ++next_barrier) {
-      const sim::barrier_report& b = r.barriers[next_barrier];
-      out << pad_right(b.label, 16) << pad_right("-", 7) << pad_right("-", 6) << pad_left("-", 6)
-          << pad_left(std::to_string(b.instances), 6) << pad_left("-", 12) << pad_left("-", 7) << pad_left("-", 6)
-          << pad_left("-", 9) << pad_left("-", 7) << pad_left(fixed(b.wait + b.issue_cycles, 1), 9)
-          << pad_left(fixed(b.issue_cycles, 1), 8) << pad_left("-", 8) << pad_left("-", 8)
-          << pad_left(fixed(b.wait, 1), 9) << "\n";
-    }
-  };
-  for (const sim::instruction_report& i : r.instructions) {
-    barriers_until(i.interval);
-    const bool lds = i.space == sim::memory_space::lds;
-    out << pad_right(i.label, 16) << pad_right(lds ? "lds" : "global", 7)
-        << pad_right(i.kind == sim::access_kind::load ? "load" : "store", 6) << pad_left(std::to_string(i.width), 6)
-        << pad_left(std::to_string(i.instances), 6) << pad_left(lds ? std::to_string(i.wavefronts) : "-", 12)
-        << pad_left(lds ? std::to_string(i.ideal) : "-", 7) << pad_left(lds ? std::to_string(i.max_ways) : "-", 6)
-        << pad_left(lds ? "-" : std::to_string(i.sectors), 9) << pad_left(lds ? "-" : std::to_string(i.ideal_sectors), 7)
-        << pad_left(fixed(i.cycles, 1), 9) << pad_left(fixed(i.issue_cycles, 1), 8)
-        << pad_left(fixed(i.lds_cycles, 1), 8) << pad_left(fixed(i.global_cycles, 1), 8) << pad_left("-", 9) << "\n";
+// programs::reference_gemm's loop (the same sums in the same order: the same floats), its rows on `jobs` threads.
+std::vector<float> reference_gemm(const programs::gemm_params& p, const std::vector<float>& a, const std::vector<float>& b,
+                                  int jobs) {
+  std::vector<float> c(static_cast<std::size_t>(p.m * p.n));
+  const index_t workers = std::clamp<index_t>(jobs > 0 ? jobs : std::max(1u, std::thread::hardware_concurrency()), 1, p.m);
+  {
+    std::vector<std::jthread> threads;
+    for (index_t w = 0; w < workers; ++w)
+      threads.emplace_back([&, w] {
+        for (index_t i = w; i < p.m; i += workers)
+          for (index_t j = 0; j < p.n; ++j) {
+            double sum = 0;
+            for (index_t kk = 0; kk < p.k; ++kk)
+              sum += static_cast<double>(a[static_cast<std::size_t>(i * p.k + kk)]) * b[static_cast<std::size_t>(j * p.k + kk)];
+            c[static_cast<std::size_t>(i * p.n + j)] = static_cast<float>(sum);
+          }
+      });
   }
-  barriers_until(1 << 30);
-  out << "totals: LDS wavefronts " << r.wavefronts << " (ideal " << r.ideal << ", excess " << r.excess
-      << "); global sectors " << r.sectors << " (ideal " << r.ideal_sectors << "); predicted cycles per workgroup "
-      << fixed(r.cycles_per_workgroup, 0) << " (" << r.resident_workgroups << " per "
-      << (r.arch == "sm90" ? "SM" : "CU") << ", limited by " << r.resident_limit << ")\n";
-  out << "bottleneck: " << r.verdict << "\n";
-  if (r.finding_count == 0) {
-    out << "findings: none (no race, out-of-bounds access, misalignment or barrier mismatch)\n";
-  } else {
-    out << "findings: " << r.finding_count << "\n";
-    for (const std::string& f : r.findings) out << "  " << f << "\n";
-  }
+  return c;
 }
 
 // Runs f(); what the program or its driver rejects becomes a usage error naming `command` (exit code 2).
 template <class F>
-sim::run_result run_or_usage_error(const std::string& command, F&& f) {
+auto run_or_usage_error(const std::string& command, F&& f) {
   try {
     return f();
   } catch (const sim::run_error& e) {
@@ -132,26 +106,10 @@ sim::run_result run_or_usage_error(const std::string& command, F&& f) {
   }
 }
 
-// Prices and times the run on `arch`, writes --svg (the heat map of the worst LDS instruction) before anything
-// is printed, then prints the JSON, or `header` and the per-instruction table. Exit code 0, or 1 when !correct.
-int report_run(const sim::arch_table& arch, const sim::run_result& r, int registers, bool correct,
-               const std::string& header, bool json, const std::optional<std::string>& svg) {
-  const sim::program_report report = sim::make_program_report(arch, r, registers);
-  if (svg) {
-    if (!report.has_worst_lds) throw usage_error("--svg: the run made no LDS instruction to draw");
-    write_file_replacing(*svg, sim::bank_heat_map_svg(arch, report.worst_lds), "--svg");
-  }
-  if (json) {
-    std::cout << sim::to_json(report);
-  } else {
-    std::cout << header;
-    print_text(std::cout, report);
-  }
-  return correct ? 0 : 1;
-}
-
-int run_gemm_command(const std::vector<std::string>& args, bool json, const std::optional<std::string>& svg) {
-  const options o = parse_options(args, gemm_options(), "run gemm");
+int run_gemm_command(std::vector<std::string> args, bool json, const std::optional<std::string>& svg) {
+  const host_options h = take_host_options(args);
+  const std::vector<option_spec> specs = gemm_options();
+  const options o = parse_options(args, specs, "run gemm");
   const sim::arch_table& arch = sim::arch_named(o.word("arch"));
   programs::gemm_params p{};
   p.m = o.integer("m");
@@ -162,27 +120,33 @@ int run_gemm_command(const std::vector<std::string>& args, bool json, const std:
   p.layout = layout == "row-major" ? programs::gemm_lds_layout::row_major
              : layout == "padded"  ? programs::gemm_lds_layout::padded
                                    : programs::gemm_lds_layout::ck_xor;
+  const int registers = static_cast<int>(o.integer("registers"));
   const std::vector<float> a = programs::gemm_input(p.m * p.k, 1), b = programs::gemm_input(p.n * p.k, 2);
   sim::launch l{};
-  const sim::run_result r = run_or_usage_error("run gemm", [&] {
+  const sim::simulation s = run_or_usage_error("run gemm", [&] {
     l = programs::gemm_launch(p, static_cast<int>(o.integer("threads")), arch.wave_size);
-    return programs::run_gemm(l, p, a, b);
+    const sim::simulate_options so = simulate_options_for(h, l.grid, registers);
+    sim::global_memory mem;  // programs::run_gemm's buffers
+    p.a = mem.add<float>("a", a);
+    p.b = mem.add<float>("b", b);
+    p.c = mem.add<float>("c", p.m * p.n, std::numeric_limits<float>::quiet_NaN());
+    return sim::simulate(arch, l, std::move(mem), [&p](sim::thread_context& ctx) { programs::gemm_tile(ctx, p); }, so);
   });
-  const bool exact = r.memory.get<float>(p.c) == programs::reference_gemm(p, a, b);
-  std::ostringstream header;
-  header << "program gemm: C (" << p.m << " x " << p.n << ") = A (" << p.m << " x " << p.k << ") * B^T (B " << p.n
-         << " x " << p.k << "), fp32, 64 x 64 block tiles, K steps of 32, LDS " << layout << "; " << l.block
-         << " threads x " << l.grid << " workgroup(s) on " << arch.name << " (" << arch.description << ")\n"
-         << "result: " << (exact ? "C == host reference" : "C DIFFERS FROM THE HOST REFERENCE") << " (" << p.m * p.n
-         << " elements)\n";
-  return report_run(arch, r, static_cast<int>(o.integer("registers")), exact, header.str(), json, svg);
+  const result_check check = check_output<float>(s, p.c, reference_gemm(p, a, b, h.jobs), !h.workgroups);
+  std::ostringstream line;
+  line << "program gemm: C (" << p.m << " x " << p.n << ") = A (" << p.m << " x " << p.k << ") * B^T (B " << p.n
+       << " x " << p.k << "), fp32, 64 x 64 block tiles, K steps of 32, LDS " << layout << "; " << l.block
+       << " threads x " << l.grid << " workgroup(s) on " << arch.name << " (" << arch.description << ")";
+  const run_description d{command_line("gemm", specs, o), line.str(), "C == host reference",
+                          "C DIFFERS FROM THE HOST REFERENCE"};
+  return print_simulation(arch, l, registers, s, d, check, json, svg, h);
 }
 
 }  // namespace
 
 std::string run_help() {
   std::string s =
-      "usage: tilesim run copy|gemm [--option VALUE]... [--json] [--svg FILE]\n"
+      "usage: tilesim run copy|gemm [--option VALUE]... [--jobs N] [--workgroups A:B] [--json] [--svg FILE]\n"
       "\n"
       "Runs a built-in tile program for every lane of every wave on the simulator, checks its result, and\n"
       "prices each program instruction on the arch's models (LDS banks: wavefronts = serialized passes,\n"
@@ -204,8 +168,11 @@ std::string run_help() {
   s += "both:\n"
        "  --json       print the report as one JSON object instead of text\n"
        "  --svg FILE   draw the bank heat map (phases x banks) of the LDS instruction with the most excess\n"
-       "               wavefronts; written only when everything succeeded\n"
-       "\n"
+       "               wavefronts; written only when everything succeeded\n";
+  s += host_options_help();
+  s += "\n"
+       "Workgroups run on every core and are priced as each SM's set of them finishes; memory holds the\n"
+       "workgroups in flight, not the grid. tilesim merge PARTIAL.json... joins --workgroups slices.\n"
        "Columns: per instruction the waves that issued it, LDS wavefronts and global sectors (actual, ideal), and\n"
        "where its cycles went (means per instance: issue, LDS, global); each barrier's mean wait; a bottleneck\n"
        "verdict. Timing constants come from the arch tables (sim/arch): sm90's measured on an H200 (LDS) and an\n"
@@ -227,7 +194,9 @@ int run_program_command(const std::vector<std::string>& all) {
   const bool json = take_flag(args, "json");
   const std::optional<std::string> svg = take_text_option(args, "svg");
   if (all[0] == "gemm") return run_gemm_command(args, json, svg);
-  const options o = parse_options(args, copy_options(), "run copy");
+  const host_options h = take_host_options(args);
+  const std::vector<option_spec> specs = copy_options();
+  const options o = parse_options(args, specs, "run copy");
 
   const sim::arch_table& arch = sim::arch_named(o.word("arch"));
   programs::copy_params p{};
@@ -251,24 +220,26 @@ int run_program_command(const std::vector<std::string>& all) {
   l.grid = static_cast<int>(o.integer("grid"));
   l.block = static_cast<int>(o.integer("threads"));
   l.wave_size = arch.wave_size;
+  const int registers = static_cast<int>(o.integer("registers"));
   const std::int64_t bytes = o.integer("elem-bytes");
-  bool exact = false;
-  const sim::run_result r = run_or_usage_error("run copy", [&] {
+  const sim::simulate_options so = simulate_options_for(h, l.grid, registers);
+  const bool whole = !h.workgroups;
+  result_check check;
+  const sim::simulation s = run_or_usage_error("run copy", [&] {
     switch (bytes) {
-      case 1: return run_typed<std::uint8_t>(l, p, exact);
-      case 2: return run_typed<std::uint16_t>(l, p, exact);
-      case 4: return run_typed<std::uint32_t>(l, p, exact);
-      case 8: return run_typed<std::uint64_t>(l, p, exact);
+      case 1: return run_typed<std::uint8_t>(arch, l, p, so, whole, check);
+      case 2: return run_typed<std::uint16_t>(arch, l, p, so, whole, check);
+      case 4: return run_typed<std::uint32_t>(arch, l, p, so, whole, check);
+      case 8: return run_typed<std::uint64_t>(arch, l, p, so, whole, check);
       default: throw usage_error("option --elem-bytes must be 1, 2, 4 or 8 (got " + std::to_string(bytes) + ")");
     }
   });
-  std::ostringstream header;
-  header << "program copy: " << p.rows << " x " << p.cols << " tile of " << bytes << "-byte elements per workgroup, "
-         << "global -> LDS (" << layout << ") -> global, read back " << o.word("read") << "; " << l.block
-         << " threads x " << l.grid << " workgroup(s) on " << arch.name << " (" << arch.description << ")\n"
-         << "result: " << (exact ? "output == input" : "OUTPUT DIFFERS FROM INPUT") << " ("
-         << programs::copy_elements(l, p) << " elements)\n";
-  return report_run(arch, r, static_cast<int>(o.integer("registers")), exact, header.str(), json, svg);
+  std::ostringstream line;
+  line << "program copy: " << p.rows << " x " << p.cols << " tile of " << bytes << "-byte elements per workgroup, "
+       << "global -> LDS (" << layout << ") -> global, read back " << o.word("read") << "; " << l.block
+       << " threads x " << l.grid << " workgroup(s) on " << arch.name << " (" << arch.description << ")";
+  const run_description d{command_line("copy", specs, o), line.str(), "output == input", "OUTPUT DIFFERS FROM INPUT"};
+  return print_simulation(arch, l, registers, s, d, check, json, svg, h);
 }
 
 }  // namespace tilesim::cli

@@ -8,6 +8,7 @@
 //   tilesim bank --arch ARCH [FILE|-]   LDS wavefronts and cycles of each pattern in a file (bank.hpp)
 //   tilesim global --arch ARCH [FILE|-] global-memory sectors of each pattern in a file (bank.hpp)
 //   tilesim run PROGRAM [options]       a built-in tile program on the simulator, priced per instruction (run.hpp)
+//   tilesim merge PARTIAL.json...       the slices of a sharded `tilesim run`, joined into its report (merge.hpp)
 //   tilesim examples [options]          the main job: every reference program (examples/), one table (examples.hpp)
 //   tilesim --help, tilesim layout --help, tilesim encoding --help
 //
@@ -24,6 +25,7 @@
 #include "cli/args.hpp"
 #include "cli/bank.hpp"
 #include "cli/examples.hpp"
+#include "cli/merge.hpp"
 #include "cli/run.hpp"
 #include "cli/synth.hpp"
 #include "cli/encodings.hpp"
@@ -102,6 +104,8 @@ void print_help(std::ostream& out) {
          "  tilesim run copy [options]       run a built-in tile program for every lane on the simulator: per\n"
          "                                   instruction wavefronts, N-way, sectors, cycles; races and\n"
          "                                   out-of-bounds accesses (tilesim run --help)\n"
+         "  tilesim merge PARTIAL.json...    join the slices of a sharded tilesim run (--workgroups A:B) into\n"
+         "                                   its report (tilesim merge --help)\n"
          "  tilesim synth [options]          the LDS layout that makes a tile's writer and reader conflict-free,\n"
          "                                   spelled for spec/, CK Tile and CuTe (tilesim synth --help)\n"
          "  tilesim prove CLAIM [options]    a layout claim over a whole parameter grid, sharded (tilesim prove --help)\n"
@@ -181,7 +185,7 @@ int run_layouts(const std::vector<std::string>& args) {
 
 int run(const std::vector<std::string>& args) {
   if (args.empty())
-    throw usage_error("no command given (commands: examples, layout, layouts, encoding, bank, global, run, synth, prove; see tilesim --help)");
+    throw usage_error("no command given (commands: examples, layout, layouts, encoding, bank, global, run, merge, synth, prove; see tilesim --help)");
   const std::string& cmd = args[0];
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   if (cmd == "--help" || cmd == "-h" || cmd == "help") {
@@ -195,10 +199,11 @@ int run(const std::vector<std::string>& args) {
   if (cmd == "bank") return run_bank(rest);
   if (cmd == "global") return run_global(rest);
   if (cmd == "run") return run_program_command(rest);
+  if (cmd == "merge") return merge_command(rest);
   if (cmd == "synth") return run_synth_command(rest);
   if (cmd == "prove") return run_prove_command(rest);
   throw usage_error("unknown command '" + cmd +
-                    "' (commands: examples, layout, layouts, encoding, bank, global, run, synth, prove; see tilesim --help)");
+                    "' (commands: examples, layout, layouts, encoding, bank, global, run, merge, synth, prove; see tilesim --help)");
 }
 
 // spec_error::what() reads "tilesim: <rule text> (values)"; the cli prefix replaces its "tilesim: ".

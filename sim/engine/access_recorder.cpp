@@ -87,9 +87,9 @@ void access_recorder::close_alu_interval() {
 }
 
 alu_work access_recorder::alu_tail(int interval) const {
-  if (interval == interval_) return pending_alu_;
-  return interval >= 0 && static_cast<std::size_t>(interval) < alu_tails_.size() ? alu_tails_[static_cast<std::size_t>(interval)]
-                                                                                 : alu_work{};
+  // A closed interval (the thread waits at or passed its barrier) has its tail kept; the open one is pending.
+  if (interval >= 0 && static_cast<std::size_t>(interval) < alu_tails_.size()) return alu_tails_[static_cast<std::size_t>(interval)];
+  return interval == interval_ ? pending_alu_ : alu_work{};
 }
 
 }  // namespace tilesim::sim

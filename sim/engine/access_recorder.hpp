@@ -53,8 +53,10 @@ class access_recorder {
   int wave() const { return wave_; }
   int lane() const { return lane_; }
   int interval() const { return interval_; }
+  // The accesses since the engine last took them (the engine takes each barrier interval's at its barrier).
   const std::vector<lane_access>& accesses() const { return accesses_; }
-  // Arithmetic stated after the last access of `interval` (before its barrier or the program's end).
+  // Arithmetic stated after the last access of `interval` (before its barrier or the program's end); while the
+  // thread waits at the barrier that closes `interval`, already that interval's.
   alu_work alu_tail(int interval) const;
 
   // Adds n instructions of class op to what the next access (or the interval's tail) carries.

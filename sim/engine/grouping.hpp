@@ -22,6 +22,7 @@
 // issues what its busiest lane needs); a split access carries its arithmetic on its first piece.
 #pragma once
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -43,5 +44,14 @@ struct grouping {
 grouping group_accesses(const std::vector<const std::vector<lane_access>*>& threads, int block, int wave_size,
                         int intervals, int split_bytes, const std::vector<std::string>& labels,
                         const std::vector<std::vector<alu_work>>& alu_tails = {});
+
+// One interval of the above, as the engine groups a workgroup barrier by barrier: appends interval `interval`'s
+// instructions and alu_tail entry to g.waves (made on the first call, one per wave) and its divergences and
+// ambiguities to g, from each thread's accesses of that interval (threads[t]) and its arithmetic after them
+// (tails[t]; empty: none). Calling it for intervals 0, 1, ... and then stable-sorting g.divergences and
+// g.ambiguities by wave gives group_accesses' result.
+void group_interval(const std::vector<std::span<const lane_access>>& threads, int block, int wave_size, int interval,
+                    int split_bytes, const std::vector<std::string>& labels, const std::vector<alu_work>& tails,
+                    grouping& g);
 
 }  // namespace tilesim::sim

@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <span>
 #include <string>
+#include <tuple>
 
 #include "sim/engine/block_state.hpp"
 #include "sim/engine/grouping.hpp"
@@ -88,11 +90,13 @@ class block_runner {
       if (waiting.empty()) break;
       if (!returned.empty()) fail_divergent(barrier, waiting, returned);
       check_barrier_sites(barrier);
+      analyse_interval(barrier, out.global_touches);
       for (thread_context& t : threads_) t.status_ = thread_context::status::runnable;
       ++barrier;
     }
     state_.record->intervals = barrier + 1;
-    analyse(out.global_touches);
+    analyse_interval(barrier, out.global_touches);
+    finish_analysis();
     out.found = found_;
     return out;
   }
@@ -342,35 +346,56 @@ class block_runner {
     state_.record->barrier_mismatches.push_back(std::move(m));
   }
 
-  void analyse(std::vector<touch>& global_touches) {
-    workgroup_record& rec = *state_.record;
-    std::vector<const std::vector<lane_access>*> accesses;
-    std::vector<std::vector<alu_work>> tails;
+  // Groups interval `interval` (every thread waits at its barrier, or returned) into wave instructions, finds its
+  // races, passes on its global touches and drops the threads' lane accesses: a workgroup holds one interval's.
+  void analyse_interval(int interval, std::vector<touch>& global_touches) {
+    std::vector<std::span<const lane_access>> accesses;
+    std::vector<alu_work> tails;
     for (const thread_context& t : threads_) {
-      accesses.push_back(&t.accesses());
-      tails.emplace_back();
-      for (int i = 0; i < rec.intervals; ++i) tails.back().push_back(t.alu_tail(i));
+      accesses.emplace_back(t.accesses());
+      tails.push_back(t.alu_tail(interval));
     }
-    grouping g = group_accesses(accesses, state_.block, config_.wave_size, rec.intervals, config_.split_bytes,
-                                state_.labels.names, tails);
-    rec.waves = std::move(g.waves);
-    for (ambiguity& a : g.ambiguities)
-      if (state_.room(&diagnostic_counts::ambiguities)) rec.ambiguities.push_back(std::move(a));
-    for (divergence& d : g.divergences)
-      if (state_.room(&diagnostic_counts::divergences)) rec.divergences.push_back(std::move(d));
-
+    group_interval(accesses, state_.block, config_.wave_size, interval, config_.split_bytes, state_.labels.names, tails,
+                   grouped_);
     std::vector<address_t> lds_bases, global_bases;
     for (const lds_slot& a : state_.lds) lds_bases.push_back(a.info.offset);
     for (int s = 0; s < state_.memory->size(); ++s) global_bases.push_back(state_.memory->info(s).base);
-    std::vector<touch> touches;
+    touches_.clear();
     for (int t = 0; t < config_.block; ++t)
-      append_touches(touches, thread(t).accesses(), state_.block, t, lds_bases, global_bases);
+      append_touches(touches_, thread(t).accesses(), state_.block, t, lds_bases, global_bases);
     if (options_.global_touches)
-      for (const touch& x : touches)
+      for (const touch& x : touches_)
         if (x.space == memory_space::global) global_touches.push_back(x);
-    for (race& r : find_races(std::move(touches), race_scope::within_workgroup, naming()))
-      if (state_.room(&diagnostic_counts::races)) rec.races.push_back(std::move(r));
+    for (race& r : find_races(std::move(touches_), race_scope::within_workgroup, naming())) races_.push_back(std::move(r));
+    touches_ = {};
+    for (thread_context& t : threads_) t.accesses_.clear();
+  }
 
+  // The workgroup's instructions and findings in the order one analysis of the whole workgroup lists them
+  // (grouping: wave by wave; races: by space, buffer, first byte, then both sides), listed up to the cap.
+  void finish_analysis() {
+    workgroup_record& rec = *state_.record;
+    rec.waves = std::move(grouped_.waves);
+    std::stable_sort(grouped_.ambiguities.begin(), grouped_.ambiguities.end(),
+                     [](const ambiguity& a, const ambiguity& b) { return a.wave < b.wave; });
+    std::stable_sort(grouped_.divergences.begin(), grouped_.divergences.end(),
+                     [](const divergence& a, const divergence& b) { return a.wave < b.wave; });
+    for (ambiguity& a : grouped_.ambiguities)
+      if (state_.room(&diagnostic_counts::ambiguities)) rec.ambiguities.push_back(std::move(a));
+    for (divergence& d : grouped_.divergences)
+      if (state_.room(&diagnostic_counts::divergences)) rec.divergences.push_back(std::move(d));
+    grouped_ = {};
+    const auto& numbers = state_.labels.numbers;
+    auto side = [&](const race_side& s) {
+      return std::make_tuple(s.who.block, s.who.thread, s.interval, numbers.at(s.label), s.kind == access_kind::store, s.atomic);
+    };
+    std::sort(races_.begin(), races_.end(), [&](const race& x, const race& y) {
+      return std::make_tuple(static_cast<int>(x.space), x.buffer, x.begin, side(x.first), side(x.second)) <
+             std::make_tuple(static_cast<int>(y.space), y.buffer, y.begin, side(y.first), side(y.second));
+    });
+    for (race& r : races_)
+      if (state_.room(&diagnostic_counts::races)) rec.races.push_back(std::move(r));
+    races_ = {};
     if (config_.measure_stack)
       for (int t = 0; t < config_.block; ++t) rec.stack_used = std::max(rec.stack_used, fibers_.stack_used(t));
   }
@@ -378,6 +403,9 @@ class block_runner {
   const launch& config_;
   program_ref program_;
   runner_options options_;
+  grouping grouped_;          // the workgroup's instructions and grouping findings so far
+  std::vector<race> races_;   // its races so far, not yet listed
+  std::vector<touch> touches_;  // one interval's
   diagnostic_counts found_;             // this workgroup's
   workgroup_record* record_ = nullptr;  // the record being made
   block_state state_;
