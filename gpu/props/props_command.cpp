@@ -18,7 +18,6 @@
 #include "cli/output_file.hpp"
 #include "gpu/props/compile_batch.hpp"
 #include "gpu/props/kernel_source.hpp"
-#include "gpu/props/module_runner.hpp"
 #include "gpu/props/props_generators.hpp"
 #include "gpu/props/props_json.hpp"
 #include "gpu/props/props_report.hpp"
@@ -75,7 +74,8 @@ std::vector<compiled_kernel> compile_all(const std::vector<props_case>& cases, c
 }
 
 // The simulator side and the GPU side of one case (not the counters): a filled case_record.
-case_record run_case(int index, const props_case& device_case, const compiled_kernel& k, std::uint64_t seed, int repeat) {
+case_record run_case(int index, const props_case& device_case, const compiled_kernel& k, std::uint64_t seed, int repeat,
+                     const device_backend& device) {
   case_record r;
   r.index = index;
   r.device_case = device_case;
@@ -107,7 +107,7 @@ case_record run_case(int index, const props_case& device_case, const compiled_ke
     return r;
   }
   const device_launch untimed{static_cast<int>(device_case.grid), static_cast<int>(device_case.threads), r.lds_bytes, false};
-  const device_result g = run_module(k.cubin, r.kernel, untimed, in.buffers);
+  const device_result g = device.run(device_case, k.cubin, r.kernel, untimed, in.buffers);
   r.gpu_ran = true;
   r.registers = g.registers;
   r.local_bytes = g.local_bytes;
@@ -118,7 +118,7 @@ case_record run_case(int index, const props_case& device_case, const compiled_ke
   for (int t = 0; t < repeat; ++t) {
     device_launch timed = untimed;
     timed.timed = true;
-    const device_result tr = run_module(k.cubin, r.kernel, timed, in.buffers);
+    const device_result tr = device.run(device_case, k.cubin, r.kernel, timed, in.buffers);
     std::vector<double> blocks(tr.block_cycles.begin(), tr.block_cycles.end());
     const double m = median(blocks);
     if (m < best) {
@@ -131,7 +131,6 @@ case_record run_case(int index, const props_case& device_case, const compiled_ke
   return r;
 }
 
-namespace {
 std::string write_cases_file(const std::vector<props_case>& cases) {
   char dir[] = "/tmp/tilesim-props-XXXXXX";
   if (!mkdtemp(dir)) throw std::runtime_error("cannot make a temporary directory");
@@ -146,8 +145,6 @@ std::string pass_args(const std::string& cases_file, const options& o) {
   return " props-pass --cases-file " + cases_file + " --cache " + o.rtc.cache + " --root " + o.rtc.root +
          " --compiler " + (o.rtc.backend == rtc_backend::nvcc ? "nvcc" : "nvrtc");
 }
-
-}  // namespace
 
 // One Nsight Compute run over props-pass for `cases`: counters per case, in launch order.
 std::vector<counters> measure_batch(const std::vector<props_case>& cases, const options& o, const crosscheck_hooks& h) {
@@ -268,28 +265,6 @@ options parse(std::vector<std::string>& args, bool pass) {
   o.rtc.root = find_root(root.value_or("."));
   if (pass && !o.case_file) throw usage_error("usage: tilesim-gpu props-pass --cases-file FILE [--cache DIR] [--root DIR] [--compiler nvrtc|nvcc]");
   return o;
-}
-
-int props_pass_command(std::vector<std::string> args) {
-  const options o = parse(args, true);
-  const std::vector<props_case> cases = read_cases_file(*o.case_file);
-  describe_device();
-  const std::vector<compiled_kernel> modules = compile_all(cases, o.rtc, o.jobs, false);
-  int wrong = 0;
-  for (std::size_t i = 0; i < cases.size(); ++i) {
-    const std::string name = kernel_name(cases[i]);
-    if (!modules[i].ok) throw std::runtime_error("compile failed for " + name + ":\n" + modules[i].log);
-    props_case clean = cases[i];
-    clean.fault = 0;
-    const case_inputs in = make_case_inputs(clean, 1 + i);
-    const std::size_t lds = lds_bytes_of(clean);
-    const device_result r = run_module(modules[i].cubin, name, {static_cast<int>(cases[i].grid), static_cast<int>(cases[i].threads), lds, false}, in.buffers);
-    const case_check c = check_case_output(clean, in, r.buffers[1]);
-    wrong += c.mismatches != 0;
-    std::printf("props-pass: %s: output %s\n", name.c_str(), c.mismatches ? c.first_mismatch.c_str() : "ok");
-  }
-  std::fflush(stdout);
-  return wrong ? 1 : 0;
 }
 
 }  // namespace tilesim::gpu::props

@@ -10,6 +10,7 @@
 // INVARIANTS: run_case never runs the device fault on the simulator side (fault = 0 there).
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,6 +20,27 @@
 #include "gpu/props/rtc_compiler.hpp"
 
 namespace tilesim::gpu::props {
+
+// The device side of a run: the real GPU (props_device.cpp: CUDA runtime, Nsight Compute, compute-sanitizer) or,
+// for the harness's own CPU tests only, the simulator standing in for it (props_simulated.cpp). The kernel a
+// real run launches is always the NVRTC-compiled one; the stand-in runs the device case (its fault included)
+// on the simulator, so the harness's flow (verdicts, shrinking, report) is tested without a GPU.
+struct options;
+struct device_backend {
+  std::function<device_description()> describe;
+  // Runs case c's compiled kernel (cubin, name) over `buffers`.
+  std::function<device_result(const props_case& c, const std::string& cubin, const std::string& name,
+                              const device_launch& l, std::vector<byte_buffer> buffers)> run;
+  // The counters of each case's kernel (one profiler pass over the batch).
+  std::function<std::vector<counters>(const std::vector<props_case>& cases, const options& o)> count;
+  // "" when `tool` finds nothing over `cases`, else its summary.
+  std::function<std::string(const std::vector<props_case>& cases, const options& o, const std::string& tool)> sanitize;
+};
+
+// The whole `tilesim-gpu props` run on `device` (props_main.cpp).
+int run_props(std::vector<std::string> args, const std::string& command_line, const device_backend& device);
+// The simulator standing in for the GPU (test only; props_simulated.cpp).
+device_backend simulated_backend();
 
 struct options {
   int cases = 200;
@@ -35,7 +57,10 @@ void progress(const char* phase, std::size_t done, std::size_t total);
 double median(std::vector<double> v);
 std::string utc_now();
 std::vector<compiled_kernel> compile_all(const std::vector<props_case>& cases, const rtc_options& o, int jobs, bool show);
-case_record run_case(int index, const props_case& device_case, const compiled_kernel& k, std::uint64_t seed, int repeat);
+case_record run_case(int index, const props_case& device_case, const compiled_kernel& k, std::uint64_t seed, int repeat,
+                     const device_backend& device);
+std::string write_cases_file(const std::vector<props_case>& cases);
+std::string pass_args(const std::string& cases_file, const options& o);
 std::vector<counters> measure_batch(const std::vector<props_case>& cases, const options& o, const crosscheck_hooks& h);
 std::string sanitize(const std::vector<props_case>& cases, const options& o, const std::string& tool);
 std::vector<props_case> read_cases_file(const std::string& path);

@@ -16,9 +16,9 @@
 
 namespace tilesim::gpu::props {
 
-int props_command(std::vector<std::string> args, const std::string& command_line, const crosscheck_hooks& hooks) {
+int run_props(std::vector<std::string> args, const std::string& command_line, const device_backend& backend) {
   const options o = parse(args, false);
-  const device_description device = describe_device();  // no GPU: device_error "no GPU ..." -> exit 77
+  const device_description device = backend.describe();  // no GPU: device_error "no GPU ..." -> exit 77
   const auto start = std::chrono::steady_clock::now();
   // 1. The cases: generated from the seed (with their shrink trees), or read back from --cases-file.
   std::vector<rc::Shrinkable<props_case>> trees;
@@ -45,7 +45,7 @@ int props_command(std::vector<std::string> args, const std::string& command_line
   std::string context_lost, counters_error;
   for (std::size_t i = 0; i < cases.size(); ++i) {
     try {
-      records.push_back(run_case(static_cast<int>(i), cases[i], modules[i], o.seed, o.repeat));
+      records.push_back(run_case(static_cast<int>(i), cases[i], modules[i], o.seed, o.repeat, backend));
     } catch (const device_error& e) {
       case_record r;
       r.index = static_cast<int>(i);
@@ -65,10 +65,10 @@ int props_command(std::vector<std::string> args, const std::string& command_line
     std::vector<std::size_t> at;
     for (std::size_t i = 0; i < records.size(); ++i)
       if (records[i].gpu_ran) ran.push_back(cases[i]), at.push_back(i);
-    std::fprintf(stderr, "counters: one Nsight Compute run over %zu kernels\n", ran.size());
+    std::fprintf(stderr, "counters: one profiler pass (Nsight Compute) over %zu kernels\n", ran.size());
     try {
       if (!ran.empty()) {
-        const std::vector<counters> measured = measure_batch(ran, o, hooks);
+        const std::vector<counters> measured = backend.count(ran, o);
         for (std::size_t k = 0; k < at.size(); ++k) records[at[k]].measured = measured[k];
       }
     } catch (const std::exception& e) {  // no ncu, or it failed: the report says so, the run fails
@@ -77,14 +77,14 @@ int props_command(std::vector<std::string> args, const std::string& command_line
     }
   }
   // 5. compute-sanitizer memcheck and racecheck over a sample (the first N cases).
-  json_value sanitizer;
+  json_value sanitizer = json_value::object{};
   if (o.sanitize_cases > 0 && context_lost.empty()) {
     const std::vector<props_case> sample(cases.begin(), cases.begin() + std::min<std::ptrdiff_t>(o.sanitize_cases, static_cast<std::ptrdiff_t>(cases.size())));
     for (const char* tool : {"memcheck", "racecheck"}) {
       std::fprintf(stderr, "sanitizer: compute-sanitizer --tool %s over %zu cases\n", tool, sample.size());
       std::string found;
       try {
-        found = sanitize(sample, o, tool);
+        found = backend.sanitize(sample, o, tool);
       } catch (const std::exception& e) {
         found = std::string("not run: ") + e.what();
       }
@@ -129,9 +129,9 @@ int props_command(std::vector<std::string> args, const std::string& command_line
         try {
           const std::vector<compiled_kernel> m = compile_all({c}, o.rtc, 1, false);
           if (!m[0].ok) return false;
-          case_record again = run_case(r.index, c, m[0], o.seed, 1);
+          case_record again = run_case(r.index, c, m[0], o.seed, 1, backend);
           if (res_fail) return again.error.empty() && !again.results_equal();
-          again.measured = measure_batch({c}, o, hooks)[0];
+          again.measured = backend.count({c}, o)[0];
           return again.error.empty() && !*again.counters_equal();
         } catch (const std::exception& e) {
           std::fprintf(stderr, "  candidate not run: %s\n", e.what());
