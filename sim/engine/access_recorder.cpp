@@ -27,7 +27,7 @@ element_range access_recorder::record(const buffer_ref& b, access_kind kind, ind
   if (n <= 0) return {};
   const index_t eb = b.element_bytes;
   const bool followed = offset > -tracked_range && offset < tracked_range && n <= max_elements;
-  lane_access a;
+  lane_access& a = accesses_.emplace_back();  // filled in place: no copy of a 72-byte record per access
   a.buffer = b.id;
   a.label = label_;
   a.interval = interval_;
@@ -42,6 +42,8 @@ element_range access_recorder::record(const buffer_ref& b, access_kind kind, ind
   if (followed && address >= 0) a.address = static_cast<address_t>(address);
   // CK issues an invalid global load and zeroes the result; invalid LDS accesses and stores are skipped.
   a.active = valid || (kind == access_kind::load && b.space == memory_space::global && !atomic);
+  a.alu_before = pending_alu_;
+  pending_alu_ = {};
 
   element_range r{};
   if (valid) {
@@ -55,22 +57,22 @@ element_range access_recorder::record(const buffer_ref& b, access_kind kind, ind
       a.touch_end = b.base + static_cast<address_t>((offset + r.end) * eb);
     }
     const index_t outside = n - (r.end - r.begin);
-    workgroup_record& w = *state_->record;
-    const thread_ref who{block_, thread_, wave_, lane_};
-    if (outside > 0 && state_->room(&diagnostic_counts::bounds_errors))
-      w.bounds_errors.push_back({who, interval_, state_->labels.names[static_cast<std::size_t>(label_)], kind, atomic,
-                                 b.space, b.id, state_->buffer_name(b.space, b.id), offset, n, outside, b.count,
-                                 byte_offset, static_cast<index_t>(a.width), a.address});
-    const index_t alignment = natural_alignment(a.width);
-    if (a.address != no_address && a.address % static_cast<address_t>(alignment) != 0 &&
-        state_->room(&diagnostic_counts::misaligned))
-      w.misaligned.push_back({who, interval_, state_->labels.names[static_cast<std::size_t>(label_)], kind, b.space,
-                              b.id, state_->buffer_name(b.space, b.id), a.address, static_cast<index_t>(a.width),
-                              alignment});
+    const address_t where = a.address;
+    const auto width = static_cast<index_t>(a.width);
+    const index_t alignment = natural_alignment(width);  // a power of two
+    const bool misaligned = where != no_address && (where & static_cast<address_t>(alignment - 1)) != 0;
+    if (outside > 0 || misaligned) {
+      workgroup_record& w = *state_->record;
+      const thread_ref who{block_, thread_, wave_, lane_};
+      if (outside > 0 && state_->room(&diagnostic_counts::bounds_errors))
+        w.bounds_errors.push_back({who, interval_, state_->labels.names[static_cast<std::size_t>(label_)], kind, atomic,
+                                   b.space, b.id, state_->buffer_name(b.space, b.id), offset, n, outside, b.count,
+                                   byte_offset, width, where});
+      if (misaligned && state_->room(&diagnostic_counts::misaligned))
+        w.misaligned.push_back({who, interval_, state_->labels.names[static_cast<std::size_t>(label_)], kind, b.space,
+                                b.id, state_->buffer_name(b.space, b.id), where, width, alignment});
+    }
   }
-  a.alu_before = pending_alu_;
-  pending_alu_ = {};
-  accesses_.push_back(a);
   return r;
 }
 

@@ -57,7 +57,7 @@ void append_touches(std::vector<touch>& out, const std::vector<lane_access>& acc
   }
 }
 
-std::vector<race> find_races(std::vector<touch> t, race_scope scope, const race_naming& naming) {
+std::vector<race> find_races(const std::vector<touch>& t, race_scope scope, const race_naming& naming) {
   const bool within = scope == race_scope::within_workgroup;
   // Touches that may race are in the same class: (block, interval) within a workgroup, all across them.
   auto class_of = [&](const touch& x) {

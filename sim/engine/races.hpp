@@ -48,6 +48,6 @@ void append_touches(std::vector<touch>& out, const std::vector<lane_access>& acc
                     const std::vector<address_t>& lds_bases, const std::vector<address_t>& global_bases);
 
 // Every race among `touches` in `scope`, coalesced (see above).
-std::vector<race> find_races(std::vector<touch> touches, race_scope scope, const race_naming& naming);
+std::vector<race> find_races(const std::vector<touch>& touches, race_scope scope, const race_naming& naming);
 
 }  // namespace tilesim::sim

@@ -366,8 +366,7 @@ class block_runner {
     if (options_.global_touches)
       for (const touch& x : touches_)
         if (x.space == memory_space::global) global_touches.push_back(x);
-    for (race& r : find_races(std::move(touches_), race_scope::within_workgroup, naming())) races_.push_back(std::move(r));
-    touches_ = {};
+    for (race& r : find_races(touches_, race_scope::within_workgroup, naming())) races_.push_back(std::move(r));
     for (thread_context& t : threads_) t.accesses_.clear();
   }
 
