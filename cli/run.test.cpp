@@ -3,7 +3,9 @@
 #include <doctest/doctest.h>
 
 #include <cstdlib>
+#include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli/tilesim_process.test.hpp"
@@ -157,4 +159,102 @@ TEST_CASE("run copy --read operand reproduces the LDS index-swap example: gfx942
   const result bad = run_tilesim({"run", "copy", "--read", "operand", "--lane-rows", "24"});
   CHECK(bad.code == 2);
   CHECK(bad.err.find("lane rows R = 24") != std::string::npos);
+}
+
+namespace {
+// Writes `text` to a fresh temporary file and returns its path.
+std::string file_with(const std::string& text) {
+  const std::string path = temp_path("tilesim-partial");
+  std::ofstream(path) << text;
+  return path;
+}
+}  // namespace
+
+TEST_CASE("run --jobs N: the output does not depend on the number of worker threads (text and JSON)") {
+  // The law of the streamed run: set prices merge exactly, so any thread count prints the same bytes.
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"run", "copy", "--grid", "12", "--arch", "sm90"},
+        std::vector<std::string>{"run", "gemm", "--m", "128", "--n", "128", "--k", "64", "--json"}}) {
+    std::vector<std::string> one = args, three = args;
+    one.insert(one.end(), {"--jobs", "1"});
+    three.insert(three.end(), {"--jobs", "3"});
+    const result a = run_tilesim(one), b = run_tilesim(three), all = run_tilesim(args);
+    CHECK(a.code == 0);
+    CHECK(a.out == b.out);
+    CHECK(a.out == all.out);
+  }
+}
+
+TEST_CASE("run --workgroups A:B prints partial reports that tilesim merge joins into the unsharded output") {
+  // The law of sharding: slices that cover the run order once merge into the single process's bytes, in any order.
+  const std::vector<std::string> base = {"run", "copy", "--grid", "10", "--arch", "sm90", "--layout", "padded"};
+  const result whole = run_tilesim(base);
+  std::vector<std::string> json_args = base;
+  json_args.push_back("--json");
+  const result whole_json = run_tilesim(json_args);
+  std::vector<std::string> parts;
+  for (const char* slice : {"7:10", "0:3", "3:7"}) {
+    std::vector<std::string> a = base;
+    a.insert(a.end(), {"--workgroups", slice, "--jobs", "2"});
+    const result r = run_tilesim(a);
+    CHECK(r.code == 0);
+    CHECK(r.out.find("\"schema\": \"tilesim.program-partial/1\"") != std::string::npos);
+    parts.push_back(file_with(r.out));
+  }
+  const result merged = run_tilesim({"merge", parts[0], parts[1], parts[2]});
+  CHECK(merged.code == 0);
+  CHECK(merged.out == whole.out);
+  const result merged_json = run_tilesim({"merge", "--json", parts[1], parts[2], parts[0]});
+  CHECK(merged_json.out == whole_json.out);
+
+  const result missing = run_tilesim({"merge", parts[0], parts[1]});
+  CHECK(missing.code == 2);
+  CHECK(missing.err == "tilesim: error: merge: no partial priced set 3 of 10 (a --workgroups slice is missing)\n");
+  const result twice = run_tilesim({"merge", parts[0], parts[1], parts[2], parts[1]});
+  CHECK(twice.code == 2);
+  CHECK(twice.err.find("both priced set 0 (their --workgroups slices overlap)") != std::string::npos);
+  std::vector<std::string> other = {"run", "copy", "--grid", "10", "--arch", "sm90", "--workgroups", "0:3"};
+  const std::string other_part = file_with(run_tilesim(other).out);
+  const result mixed = run_tilesim({"merge", other_part, parts[0], parts[2]});
+  CHECK(mixed.code == 2);
+  CHECK(mixed.err.find("is of another run: its command is 'run copy --arch sm90 --layout padded") != std::string::npos);
+  const std::string junk = file_with("{\"schema\": \"tilesim.program-report/1\"}");
+  for (const std::vector<std::string>& bad : {std::vector<std::string>{"merge"}, std::vector<std::string>{"merge", junk},
+                                              std::vector<std::string>{"merge", "/nonexistent/part.json"},
+                                              std::vector<std::string>{"merge", "--svgg", parts[0]}}) {
+    const result r = run_tilesim(bad);
+    INFO(bad.back());
+    CHECK(r.code == 2);
+    CHECK(r.err.rfind("tilesim: error: merge: ", 0) == 0);
+    CHECK(lines(r.err).size() == 1);
+  }
+  for (const std::string& p : parts) unlink(p.c_str());
+  unlink(other_part.c_str());
+  unlink(junk.c_str());
+}
+
+TEST_CASE("run: bad --jobs and --workgroups values are one error line with exit code 2") {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> bad = {
+      {{"run", "copy", "--jobs", "-1"}, "option --jobs must be in [0, 1024] (got -1)"},
+      {{"run", "copy", "--jobs", "two"}, "option --jobs: 'two' is not an integer"},
+      {{"run", "copy", "--workgroups", "3"}, "option --workgroups: '3' is not A:B"},
+      {{"run", "copy", "--workgroups", "5:2"}, "option --workgroups: '5:2' needs 0 <= A < B"},
+      {{"run", "copy", "--grid", "4", "--workgroups", "0:9"}, "option --workgroups: 0:9 lies outside the grid's 4 workgroups"},
+      {{"run", "gemm", "--workgroups", "0:1", "--svg", "x.svg"}, "--svg: not with --workgroups"},
+  };
+  for (const auto& [args, message] : bad) {
+    const result r = run_tilesim(args);
+    INFO(message);
+    CHECK(r.code == 2);
+    CHECK(r.err.find(message) != std::string::npos);
+    CHECK(lines(r.err).size() == 1);
+  }
+}
+
+TEST_CASE("run --progress leaves stdout as it was and writes nothing but progress lines on stderr") {
+  const result plain = run_tilesim({"run", "copy", "--grid", "6"});
+  const result shown = run_tilesim({"run", "copy", "--grid", "6", "--progress"});
+  CHECK(shown.code == 0);
+  CHECK(shown.out == plain.out);
+  for (const std::string& l : lines(shown.err)) CHECK(l.rfind("tilesim run: [", 0) == 0);  // only after a second
 }
