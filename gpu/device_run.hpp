@@ -28,6 +28,7 @@
 #include "examples/conv/conv_program.hpp"
 #include "examples/morton/morton_program.hpp"
 #include "gpu/device_error.hpp"
+#include "gpu/device_types.hpp"
 #include "sim/programs/copy.hpp"
 #include "sim/programs/gemm_tile.hpp"
 #include "sim/programs/mma_gemm.hpp"
@@ -35,31 +36,6 @@
 #include "sim/programs/transpose.hpp"
 
 namespace tilesim::gpu {
-
-using byte_buffer = std::vector<unsigned char>;
-
-struct device_launch {
-  int grid = 1;
-  int block = 256;
-  std::size_t lds_bytes = 0;  // dynamic shared memory: the simulator's workgroup_record::lds_bytes
-  bool timed = false;         // also measure clock64() cycles per block
-};
-
-struct device_result {
-  std::vector<byte_buffer> buffers;       // every global slot after the kernel
-  std::vector<long long> block_cycles;    // timed launches: one per block
-  int registers = 0;                      // the kernel's registers per thread (the runtime's attributes)
-  long long local_bytes = 0;              // its local memory per thread: stack frame and spills (0 = none)
-};
-
-struct device_description {
-  std::string name;          // "NVIDIA H200"
-  std::string driver;        // "580.159.04" (nvidia-smi) or the runtime's driver version number
-  int runtime_version = 0;   // 13000 = CUDA 13.0
-  int multiprocessors = 0;
-  int clock_khz = 0;         // the SM clock the runtime reports (not the current one)
-  int warp_size = 0;
-};
 
 // The first GPU; throws device_error("no GPU: ...") without one.
 device_description describe_device();

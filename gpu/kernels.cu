@@ -12,6 +12,7 @@
 #include <cstdio>
 
 #include "gpu/compiled_shapes.hpp"
+#include "gpu/device_describe.cuh"
 #include "gpu/kernel_launch.hpp"
 
 namespace tilesim::gpu {
@@ -64,21 +65,6 @@ TILESIM_COMPILED_KERNEL(compiled::conv_shapes[I].threads) void conv_f32_kernel(k
 
 namespace {
 
-// The driver's own version string from nvidia-smi when it is there ("580.159.04"), else the runtime's number.
-std::string driver_version() {
-  if (std::FILE* f = popen("nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null", "r")) {
-    char line[128] = {};
-    const bool got = std::fgets(line, sizeof line, f) != nullptr;
-    pclose(f);
-    std::string s = got ? line : "";
-    while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
-    if (!s.empty()) return s;
-  }
-  int v = 0;
-  TILESIM_HIP_CHECK(hipDriverGetVersion(&v));
-  return "driver API " + std::to_string(v);
-}
-
 [[noreturn]] void no_compiled_kernel(const char* program, const device_launch& l) {
   throw device_error(std::string("no compiled ") + program + " kernel for this shape (grid " + std::to_string(l.grid) +
                      ", block " + std::to_string(l.block) + "): add it to gpu/compiled_shapes.hpp");
@@ -86,23 +72,7 @@ std::string driver_version() {
 
 }  // namespace
 
-device_description describe_device() {
-  int n = 0;
-  const hipError_t status = hipGetDeviceCount(&n);
-  if (status != hipSuccess || n < 1)
-    throw device_error(std::string("no GPU: hipGetDeviceCount says ") +
-                       (status != hipSuccess ? hipGetErrorString(status) : "0 devices"));
-  hipDeviceProp_t prop{};
-  TILESIM_HIP_CHECK(hipGetDeviceProperties(&prop, 0));
-  device_description d;
-  d.name = prop.name;
-  d.multiprocessors = prop.multiProcessorCount;
-  d.warp_size = prop.warpSize;
-  TILESIM_HIP_CHECK(hipDeviceGetAttribute(&d.clock_khz, hipDeviceAttributeClockRate, 0));
-  TILESIM_HIP_CHECK(hipRuntimeGetVersion(&d.runtime_version));
-  d.driver = driver_version();
-  return d;
-}
+device_description describe_device() { return detail::describe_device_now(); }
 
 device_result run_copy_on_device(const programs::copy_params& p, const device_launch& l, std::vector<byte_buffer> b) {
   device_result r;

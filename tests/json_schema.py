@@ -94,7 +94,7 @@ def main(argv):
             continue
         with open(os.path.join(recordings, file)) as f:
             doc = json.load(f)
-        if doc.get("tool") != "tilesim-gpu crosscheck":
+        if doc.get("tool") not in ("tilesim-gpu crosscheck", "tilesim::gpu::crosscheck"):
             continue
         if "schema" not in doc:
             if file not in PRE_SCHEMA:

@@ -181,64 +181,6 @@ point_inputs make_inputs(const crosscheck_point& p, std::uint64_t seed) {
   return in;
 }
 
-const std::vector<std::string>& counter_metrics() {
-  static const std::vector<std::string> m = {
-      "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-      "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-      "smsp__sass_inst_executed_op_shared_ld.sum",
-      "smsp__sass_inst_executed_op_shared_st.sum",
-      "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-      "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
-      "smsp__sass_inst_executed_op_global_ld.sum",
-      "smsp__sass_inst_executed_op_global_st.sum",
-      "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum",  // local memory (spills, stack): the simulator's 0
-      "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum",
-      "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum",  // ldmatrix: counted apart from op_ld
-      "smsp__sass_inst_executed_op_ldsm.sum",
-  };
-  return m;
-}
-
-namespace {
-long long* field(counters& c, std::size_t i) {
-  long long* f[] = {&c.lds_wavefronts_ld,   &c.lds_wavefronts_st,   &c.lds_instructions_ld,   &c.lds_instructions_st,
-                    &c.global_sectors_ld,   &c.global_sectors_st,   &c.global_instructions_ld, &c.global_instructions_st,
-                    &c.local_sectors_ld,    &c.local_sectors_st,  &c.lds_wavefronts_ldsm, &c.lds_instructions_ldsm};
-  return f[i];
-}
-const char* field_names[] = {"lds_wavefronts_ld",   "lds_wavefronts_st",   "lds_instructions_ld",
-                             "lds_instructions_st", "global_sectors_ld",   "global_sectors_st",
-                             "global_instructions_ld", "global_instructions_st", "local_sectors_ld",
-                             "local_sectors_st",    "lds_wavefronts_ldsm", "lds_instructions_ldsm"};
-// Recordings made before local memory was counted have the first 8 fields only, before ldmatrix the first 10.
-bool has_member(const json_value& v, const std::string& key) {
-  for (const auto& m : v.members())
-    if (m.first == key) return true;
-  return false;
-}
-}  // namespace
-
-bool set_counter(counters& c, const std::string& metric, double value) {
-  const auto& m = counter_metrics();
-  for (std::size_t i = 0; i < m.size(); ++i)
-    if (m[i] == metric) return *field(c, i) = std::llround(value), true;
-  return false;
-}
-
-json_value to_json(const counters& c) {
-  json_value v;
-  counters copy = c;
-  for (std::size_t i = 0; i < counter_metrics().size(); ++i) v.set(field_names[i], *field(copy, i));
-  return v;
-}
-
-counters counters_from_json(const json_value& v) {
-  counters c;
-  for (std::size_t i = 0; i < counter_metrics().size(); ++i)
-    if (i < 8 || has_member(v, field_names[i])) *field(c, i) = std::llround(v[field_names[i]].number());
-  return c;
-}
-
 simulated simulate(const crosscheck_point& p, const point_inputs& in) {
   sim::launch l;
   l.grid = p.grid;
@@ -319,23 +261,9 @@ simulated simulate(const crosscheck_point& p, const point_inputs& in) {
     s.buffers = {bytes_of(s.run.memory.get<float>(0)), bytes_of(s.run.memory.get<float>(1))};
   }
   s.report = sim::make_program_report(sim::arch_named("sm90"), s.run);
-  for (const sim::instruction_report& i : s.report.instructions) {
-    const bool ld = i.kind == sim::access_kind::load;
-    if (i.space == sim::memory_space::lds) {
-      if (i.matrix_load) {
-        s.predicted.lds_wavefronts_ldsm += i.wavefronts;
-        s.predicted.lds_instructions_ldsm += i.instances;
-      } else {
-        (ld ? s.predicted.lds_wavefronts_ld : s.predicted.lds_wavefronts_st) += i.wavefronts;
-        (ld ? s.predicted.lds_instructions_ld : s.predicted.lds_instructions_st) += i.instances;
-      }
-    } else {
-      (ld ? s.predicted.global_sectors_ld : s.predicted.global_sectors_st) += i.sectors;
-      (ld ? s.predicted.global_instructions_ld : s.predicted.global_instructions_st) += i.instances;
-    }
-  }
+  s.predicted = predicted_counters(s.report);
   s.cycles_per_workgroup = s.report.cycles_per_workgroup;
-  for (const sim::workgroup_record& w : s.run.workgroups) s.lds_bytes = std::max(s.lds_bytes, w.lds_bytes);
+  s.lds_bytes = lds_bytes_of(s.run);
   return s;
 }
 

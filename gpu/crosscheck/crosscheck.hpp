@@ -32,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "gpu/crosscheck/counters.hpp"
 #include "gpu/crosscheck/json.hpp"
 #include "gpu/device_run.hpp"
 #include "sim/engine/run_result.hpp"
@@ -80,23 +81,6 @@ struct point_inputs {
 
 // Fresh inputs for `p` from `seed`, outputs poisoned.
 point_inputs make_inputs(const crosscheck_point& p, std::uint64_t seed);
-
-// What Nsight Compute counts for one kernel launch, and what the simulator predicts for it.
-struct counters {
-  long long lds_wavefronts_ld = 0, lds_wavefronts_st = 0;
-  long long lds_instructions_ld = 0, lds_instructions_st = 0;
-  long long global_sectors_ld = 0, global_sectors_st = 0;
-  long long global_instructions_ld = 0, global_instructions_st = 0;
-  long long local_sectors_ld = 0, local_sectors_st = 0;  // local memory: the simulator models none (always 0)
-  long long lds_wavefronts_ldsm = 0, lds_instructions_ldsm = 0;  // ldmatrix (op_ldsm; not in the ld fields)
-  bool operator==(const counters&) const = default;
-};
-json_value to_json(const counters& c);
-counters counters_from_json(const json_value& v);
-// The Nsight Compute metric behind each field, in field order (for `ncu --metrics`).
-const std::vector<std::string>& counter_metrics();
-// Sets the field of `metric` (one of counter_metrics()); false when it is not one of them.
-bool set_counter(counters& c, const std::string& metric, double value);
 
 struct simulated {
   sim::run_result run;

@@ -27,16 +27,6 @@ namespace {
 
 using namespace tilesim::gpu;
 
-std::vector<std::filesystem::path> recordings() {
-  std::vector<std::filesystem::path> v;
-  const std::filesystem::path dir = "gpu/recordings";
-  if (std::filesystem::is_directory(dir))
-    for (const auto& e : std::filesystem::directory_iterator(dir))
-      if (e.path().extension() == ".json") v.push_back(e.path());
-  std::sort(v.begin(), v.end());
-  return v;
-}
-
 json_value read_json(const std::filesystem::path& path) {
   std::ifstream f(path);
   std::stringstream s;
@@ -44,11 +34,19 @@ json_value read_json(const std::filesystem::path& path) {
   return parse_json(s.str());
 }
 
-double median(std::vector<double> v) {
+// The catalogue's recordings: gpu/recordings/*.json written by `tilesim-gpu crosscheck` (a user program's
+// tilesim::gpu::crosscheck report and `tilesim-gpu props` runs are replayed by their own tests).
+std::vector<std::filesystem::path> recordings() {
+  std::vector<std::filesystem::path> v;
+  const std::filesystem::path dir = "gpu/recordings";
+  if (std::filesystem::is_directory(dir))
+    for (const auto& e : std::filesystem::directory_iterator(dir))
+      if (e.path().extension() == ".json" && read_json(e.path())["tool"].string() == "tilesim-gpu crosscheck")
+        v.push_back(e.path());
   std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n == 0 ? 0 : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  return v;
 }
+
 
 }  // namespace
 

@@ -39,6 +39,7 @@
 #include "cli/output_file.hpp"
 #include "gpu/crosscheck/crosscheck.hpp"
 #include "gpu/crosscheck/help.hpp"
+#include "gpu/crosscheck/ncu.hpp"
 #include "gpu/reference/reference_run.hpp"
 #if defined(TILESIM_GPU_PROPS)
 #include "gpu/props/props_command.hpp"  // `props`, `props-pass` (issue 18)
@@ -118,92 +119,26 @@ std::size_t lds_bytes_of(const crosscheck_point& p) {
   return bytes;
 }
 
-std::vector<std::string> split_csv(const std::string& line) {
-  std::vector<std::string> f(1);
-  bool quoted = false;
-  for (char c : line) {
-    if (c == '"') quoted = !quoted;
-    else if (c == ',' && !quoted) f.emplace_back();
-    else f.back() += c;
-  }
-  return f;
-}
-
-// Nsight Compute: $NCU, else `ncu` on PATH, else CUDA's default install path.
-std::string ncu_program() {
-  if (const char* env = std::getenv("NCU"); env && *env) return env;
-  if (std::system("command -v ncu > /dev/null 2>&1") == 0) return "ncu";
-  for (const char* p : {"/usr/local/cuda/bin/ncu", "/opt/nvidia/nsight-compute/ncu"})
-    if (access(p, X_OK) == 0) return p;
-  throw device_error("Nsight Compute (ncu) not found: set NCU or PATH, or pass --no-counters");
-}
-
 // Runs the counters pass under ncu; one counters per point, in launch order.
 std::vector<counters> measure_counters(std::uint64_t seed, const std::string& only, long long sweep_iterations,
                                        std::size_t points, const std::vector<crosscheck_point>& selection) {
-  char dir[] = "/tmp/tilesim-ncu-XXXXXX";
-  if (!mkdtemp(dir)) throw std::runtime_error("cannot make a temporary directory for ncu's output");
-  const std::string csv = std::string(dir) + "/counters.csv", err = std::string(dir) + "/ncu.err";
-  std::string metrics;
-  for (const std::string& m : counter_metrics()) metrics += (metrics.empty() ? "" : ",") + m;
-  const std::string command = ncu_program() + " --csv --clock-control none --log-file " + csv + " --metrics " + metrics +
-                              " /proc/" + std::to_string(getpid()) + "/exe counters-pass --seed " +
-                              std::to_string(seed) + (only.empty() ? "" : " --only '" + only + "'") +
-                              (sweep_iterations >= 0 ? " --sweep-iterations " + std::to_string(sweep_iterations) : "") +
-                              " > " + err + " 2>&1";
-  std::cout << "counting with Nsight Compute: " << command << "\n" << std::flush;
-  const int status = std::system(command.c_str());
-  std::ifstream f(csv);
-  if (status != 0 || !f) {
-    std::ifstream e(err);
-    std::stringstream s;
-    s << e.rdbuf();
-    throw std::runtime_error("ncu failed (status " + std::to_string(status) + "): " + s.str());
-  }
+  const std::vector<ncu_launch> launches =
+      count_with_ncu("", "/proc/" + std::to_string(getpid()) + "/exe counters-pass --seed " + std::to_string(seed) +
+                             (only.empty() ? "" : " --only '" + only + "'") +
+                             (sweep_iterations >= 0 ? " --sweep-iterations " + std::to_string(sweep_iterations) : ""));
+  if (launches.size() != points)
+    throw std::runtime_error("ncu profiled " + std::to_string(launches.size()) + " kernels for " +
+                             std::to_string(points) + " points");
   std::vector<counters> out(points);
-  std::vector<std::string> names(points);
-  std::vector<std::string> header;
-  std::map<std::string, int> col;
-  std::string line;
-  while (std::getline(f, line)) {
-    if (line.rfind("==", 0) == 0 || line.empty()) continue;
-    std::vector<std::string> row = split_csv(line);
-    if (header.empty()) {
-      if (row[0] != "ID") continue;
-      header = row;
-      for (std::size_t i = 0; i < row.size(); ++i) col[row[i]] = static_cast<int>(i);
-      for (const char* need : {"ID", "Kernel Name", "Metric Name", "Metric Value"})
-        if (!col.count(need)) throw std::runtime_error(std::string("ncu's CSV has no column \"") + need + "\"");
-      continue;
-    }
-    if (row.size() < header.size()) continue;
-    const std::size_t id = std::stoul(row[static_cast<std::size_t>(col["ID"])]);
-    if (id >= points) throw std::runtime_error("ncu profiled more kernels than points (ID " + std::to_string(id) + ")");
-    std::string value = row[static_cast<std::size_t>(col["Metric Value"])];
-    value.erase(std::remove(value.begin(), value.end(), ','), value.end());
-    set_counter(out[id], row[static_cast<std::size_t>(col["Metric Name"])], std::stod(value));
-    names[id] = row[static_cast<std::size_t>(col["Kernel Name"])];
+  for (std::size_t i = 0; i < points; ++i) {
+    if (launches[i].id != i || launches[i].kernel.find(kernel_of(selection[i].program)) == std::string::npos)
+      throw std::runtime_error("ncu kernel " + std::to_string(launches[i].id) + " is \"" + launches[i].kernel +
+                               "\", expected " + kernel_of(selection[i].program));
+    out[i] = launches[i].measured;
   }
-  for (std::size_t i = 0; i < points; ++i)
-    if (names[i].find(kernel_of(selection[i].program)) == std::string::npos)
-      throw std::runtime_error("ncu kernel " + std::to_string(i) + " is \"" + names[i] + "\", expected " +
-                               kernel_of(selection[i].program));
   return out;
 }
 
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
-}
-
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 device_description require_device() { return describe_device(); }
 

@@ -44,15 +44,11 @@ std::vector<std::filesystem::path> priced_recordings() {
   std::vector<std::filesystem::path> v;
   if (std::filesystem::is_directory(dir))
     for (const auto& e : std::filesystem::directory_iterator(dir))
-      if (e.path().extension() == ".json" && read_text(e.path()).find("\"hand_written\"") != std::string::npos)
+      if (e.path().extension() == ".json" && read_text(e.path()).find("\"hand_written\"") != std::string::npos &&
+          read_text(e.path()).find("\"tool\": \"tilesim-gpu crosscheck\"") != std::string::npos)
         v.push_back(e.path());
   std::sort(v.begin(), v.end());
   return v;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
 }
 
 // The ratio limit of a program, and whether it belongs to the median <= 1.05 group (copies and GEMMs).

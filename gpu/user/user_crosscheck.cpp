@@ -1,0 +1,267 @@
+// tilesim/gpu/user/user_crosscheck.cpp: comparisons, counters and the report of crosscheck() (see the header).
+#include "gpu/user/user_crosscheck.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <unistd.h>
+
+#include "gpu/crosscheck/ncu.hpp"
+
+namespace tilesim::gpu {
+
+std::vector<byte_buffer> user_buffers::initial_bytes() const {
+  std::vector<byte_buffer> out;
+  for (const slot& s : slots_) out.push_back(s.initial);
+  return out;
+}
+
+namespace detail {
+namespace {
+
+constexpr const char* counters_env = "TILESIM_CROSSCHECK_COUNTERS";
+
+// This executable's command line, each argument single-quoted for the shell: '/proc/self/exe' 'a b'.
+std::string own_command_line(bool quoted) {
+  std::ifstream f("/proc/self/cmdline", std::ios::binary);
+  const std::string raw((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  std::string out;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= raw.size(); ++i) {
+    if (i < raw.size() && raw[i] != '\0') continue;
+    if (i == start && i == raw.size()) break;
+    std::string arg = raw.substr(start, i - start);
+    if (start == 0 && quoted) arg = "/proc/" + std::to_string(getpid()) + "/exe";  // the very binary running
+    if (quoted) {
+      std::string q = "'";
+      for (char c : arg) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+      arg = q + "'";
+    }
+    out += (out.empty() ? "" : " ") + arg;
+    start = i + 1;
+  }
+  return out;
+}
+
+// "1.5" or "0x3f80": an element of `s` at element index i, for a mismatch message.
+std::string element_text(const user_buffers::slot& s, const byte_buffer& b, std::size_t i) {
+  char buf[64];
+  const unsigned char* p = b.data() + i * s.element_bytes;
+  if (s.floating && s.element_bytes == 4) {
+    float v;
+    std::memcpy(&v, p, 4);
+    std::snprintf(buf, sizeof buf, "%.9g", v);
+  } else if (s.floating && s.element_bytes == 8) {
+    double v;
+    std::memcpy(&v, p, 8);
+    std::snprintf(buf, sizeof buf, "%.17g", v);
+  } else {
+    std::string hex = "0x";
+    for (std::size_t k = s.element_bytes; k-- > 0;) {
+      std::snprintf(buf, sizeof buf, "%02x", p[k]);
+      hex += buf;
+    }
+    return hex;
+  }
+  return buf;
+}
+
+// Mismatching elements of output slot s (GPU against simulator) and the first one named.
+std::pair<long long, std::string> compare_slot(const user_buffers::slot& s, const byte_buffer& sim, const byte_buffer& gpu) {
+  if (sim.size() != gpu.size())
+    return {1, s.name + ": the GPU returned " + std::to_string(gpu.size()) + " bytes, the simulator " + std::to_string(sim.size())};
+  long long bad = 0;
+  std::string first;
+  const std::size_t n = sim.size() / s.element_bytes;
+  for (std::size_t i = 0; i < n; ++i) {
+    bool same = std::memcmp(sim.data() + i * s.element_bytes, gpu.data() + i * s.element_bytes, s.element_bytes) == 0;
+    if (!same && s.floating && s.tolerance > 0) {
+      double a = 0, b = 0;
+      if (s.element_bytes == 4) {
+        float x, y;
+        std::memcpy(&x, sim.data() + i * 4, 4);
+        std::memcpy(&y, gpu.data() + i * 4, 4);
+        a = x, b = y;
+      } else {
+        std::memcpy(&a, sim.data() + i * 8, 8);
+        std::memcpy(&b, gpu.data() + i * 8, 8);
+      }
+      same = std::fabs(a - b) <= s.tolerance;
+    }
+    if (same) continue;
+    if (bad++ == 0)
+      first = s.name + "[" + std::to_string(i) + "]: simulator " + element_text(s, sim, i) + ", GPU " + element_text(s, gpu, i);
+  }
+  return {bad, first};
+}
+
+}  // namespace
+
+user_call begin_user_call() {
+  static int calls = 0;
+  user_call c;
+  c.index = calls++;
+  if (const char* env = std::getenv(counters_env); env && *env)
+    c.role = std::atoi(env) == c.index ? call_role::counters_pass : call_role::other_call;
+  return c;
+}
+
+void finish_counters_pass(const std::string& name) {
+  std::printf("counters-pass: %s\n", name.c_str());
+  std::fflush(stdout);
+  std::_Exit(0);  // the rest of the program is not what Nsight Compute was asked to count
+}
+
+user_report finish_user_crosscheck(const crosscheck_options& o, const user_buffers& buffers, const sim::launch& launch,
+                                   const sim::run_result& run, sim::program_report report, const user_call& call,
+                                   const device_description* device, const device_result* warm,
+                                   const std::vector<std::vector<long long>>& timed, const std::string& why_skipped) {
+  user_report r;
+  r.simulator = predicted_counters(report);
+  r.predicted_cycles = report.cycles_per_workgroup;
+  r.lds_bytes = lds_bytes_of(run);
+  r.report = std::move(report);
+  char line[512];
+  if (!why_skipped.empty()) {
+    r.skipped = true;
+    r.why_skipped = why_skipped;
+    std::snprintf(line, sizeof line, "  %-32s skipped: %s (simulator: %.0f cycles/workgroup)\n", o.name.c_str(),
+                  why_skipped.c_str(), r.predicted_cycles);
+    r.text = line;
+    return r;
+  }
+  // Outputs, GPU against simulator.
+  r.results_equal = true;
+  json_value sim_out, gpu_out;
+  long long compared = 0, mismatches = 0;
+  std::string first;
+  for (std::size_t k = 0; k < buffers.slots().size(); ++k) {
+    const user_buffers::slot& s = buffers.slots()[k];
+    if (!s.output) continue;
+    const byte_buffer sim_bytes = s.bytes_of(run.memory);
+    const auto [bad, what] = compare_slot(s, sim_bytes, warm->buffers.at(k));
+    compared += static_cast<long long>(sim_bytes.size() / s.element_bytes);
+    mismatches += bad;
+    if (bad && first.empty()) first = what;
+  }
+  r.results_equal = mismatches == 0;
+  std::vector<double> medians;
+  for (const std::vector<long long>& t : timed) medians.push_back(median(std::vector<double>(t.begin(), t.end())));
+  r.measured_cycles = medians.empty() ? 0 : *std::min_element(medians.begin(), medians.end());
+  r.registers = warm->registers;
+  r.local_bytes = warm->local_bytes;
+  // Counters: this executable again, under Nsight Compute, as the counters pass of this call.
+  if (o.counters) {
+    const std::vector<ncu_launch> launches =
+        count_with_ncu("--kernel-name regex:user_kernel --launch-count 1", own_command_line(true),
+                       std::string(counters_env) + "=" + std::to_string(call.index) + " ");
+    if (launches.size() != 1)
+      throw device_error("ncu counted " + std::to_string(launches.size()) + " user_kernel launches in the counters pass of " +
+                         o.name + " (expected 1)");
+    r.gpu = launches[0].measured;
+    r.counters_measured = true;
+    r.counters_equal = r.gpu == r.simulator;
+  }
+  const double error = r.measured_cycles > 0 ? (r.predicted_cycles - r.measured_cycles) / r.measured_cycles : 0;
+  // The text: what `tilesim-gpu crosscheck` prints for a point.
+  std::snprintf(line, sizeof line, "  %-32s results %-5s %s; cycles/block sim %.0f gpu %.0f (%+.1f %%)\n", o.name.c_str(),
+                r.results_equal ? "equal" : "DIFFER", r.results_equal ? "gpu ok" : first.c_str(), r.predicted_cycles,
+                r.measured_cycles, 100 * error);
+  r.text = line;
+  std::snprintf(line, sizeof line, "  %-32s price: %d registers, %lld B local/thread, %zu B LDS; no hand-written kernel\n",
+                o.name.c_str(), r.registers, r.local_bytes, r.lds_bytes);
+  r.text += line;
+  if (r.counters_measured) {
+    std::snprintf(line, sizeof line, "  %-32s counters %s\n", o.name.c_str(), r.counters_equal ? "equal" : "DIFFER");
+    r.text += line;
+    const json_value a = to_json(r.simulator), b = to_json(r.gpu);
+    for (std::size_t k = 0; k < a.members().size(); ++k)
+      if (a.members()[k].second != b.members()[k].second) {
+        std::snprintf(line, sizeof line, "    %-24s sim %lld, gpu %lld\n", a.members()[k].first.c_str(),
+                      static_cast<long long>(a.members()[k].second.number()),
+                      static_cast<long long>(b.members()[k].second.number()));
+        r.text += line;
+      }
+  }
+  // The JSON: tilesim.crosscheck/1 with one point, program "user".
+  json_value doc;
+  doc.set("schema", "tilesim.crosscheck/1");
+  doc.set("tool", "tilesim::gpu::crosscheck");
+  doc.set("command", own_command_line(false));
+  doc.set("date", utc_now());
+  json_value dev;
+  dev.set("name", device->name);
+  dev.set("driver", device->driver);
+  dev.set("runtime_version", device->runtime_version);
+  dev.set("multiprocessors", device->multiprocessors);
+  dev.set("clock_khz", device->clock_khz);
+  doc.set("device", std::move(dev));
+  doc.set("seed", exact_u64(o.seed));
+  json_value point;
+  point.set("name", o.name);
+  point.set("program", "user");
+  json_value params;
+  params.set("arch", o.arch);
+  point.set("params", std::move(params));
+  json_value l;
+  l.set("grid", launch.grid);
+  l.set("block", launch.block);
+  l.set("wave_size", launch.wave_size);
+  point.set("launch", std::move(l));
+  point.set("seed", exact_u64(o.seed));
+  auto output = [&](const char* method) {
+    json_value c;
+    c.set("method", method);
+    c.set("compared", compared);
+    c.set("mismatches", mismatches);
+    c.set("max_error_over_bound", 0);
+    c.set("first_mismatch", first.empty() ? json_value() : json_value(first));
+    return c;
+  };
+  json_value sim_check = output("the simulator's own run (the reference of the comparison)");
+  sim_check.set("mismatches", 0);
+  sim_check.set("first_mismatch", json_value());
+  point.set("simulator_output", std::move(sim_check));
+  point.set("gpu_output", output("GPU against simulator: bit for bit, float buffers within their stated tolerance"));
+  json_value simv;
+  simv.set("counters", to_json(r.simulator));
+  simv.set("cycles_per_workgroup", r.predicted_cycles);
+  simv.set("lds_bytes", static_cast<long long>(r.lds_bytes));
+  point.set("simulator", std::move(simv));
+  json_value hw;
+  hw.set("cycles_per_block_median", r.measured_cycles);
+  std::vector<long long> best = timed.empty() ? std::vector<long long>{0} : timed[0];
+  for (const std::vector<long long>& t : timed)
+    if (median(std::vector<double>(t.begin(), t.end())) == r.measured_cycles) best = t;
+  hw.set("cycles_per_block_min", static_cast<double>(*std::min_element(best.begin(), best.end())));
+  hw.set("cycles_per_block_max", static_cast<double>(*std::max_element(best.begin(), best.end())));
+  hw.set("timed_launches", static_cast<long long>(timed.size()));
+  hw.set("registers", r.registers);
+  hw.set("local_bytes_per_thread", r.local_bytes);
+  if (r.counters_measured) hw.set("counters", to_json(r.gpu));
+  point.set("hardware", std::move(hw));
+  point.set("cycle_error", error);
+  if (r.counters_measured) point.set("counters_equal", r.counters_equal);
+  json_value& points = doc.set("points", json_value::array{});
+  points.push(std::move(point));
+  json_value summary;
+  summary.set("points", 1);
+  summary.set("results_equal", r.results_equal);
+  summary.set("counters_measured", r.counters_measured);
+  summary.set("counters_equal", r.counters_measured ? json_value(r.counters_equal) : json_value());
+  summary.set("median_abs_cycle_error", std::fabs(error));
+  json_value per;
+  per.set("user", std::fabs(error));
+  summary.set("median_abs_cycle_error_by_program", std::move(per));
+  summary.set("max_abs_cycle_error", std::fabs(error));
+  doc.set("summary", std::move(summary));
+  r.json = std::move(doc);
+  return r;
+}
+
+}  // namespace detail
+}  // namespace tilesim::gpu

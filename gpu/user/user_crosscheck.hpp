@@ -1,0 +1,173 @@
+// tilesim/gpu/user/user_crosscheck.hpp: a user's own tile program, cross-checked on a GPU in one call.
+//
+// DEFINITION. crosscheck(program, launch, buffers, options) does for any program what `tilesim-gpu crosscheck`
+// does for the catalogue's: runs it on the simulator (options.arch's tables; sim::run over thread_context)
+// and, where there is a GPU, as its kernel (gpu_kernel.hpp) on the same inputs: once warm, then
+// options.repeat timed launches (clock64() per block; the median block of the best launch); compares every
+// output buffer GPU against simulator (bit for bit, or a float buffer within the absolute tolerance the user
+// gave), the counters (Nsight Compute: the executable re-runs itself under ncu with
+// TILESIM_CROSSCHECK_COUNTERS=<call>, and in that run the call launches its kernel once and exits; the twelve
+// counters of crosscheck.hpp, exact) and the cycles (predicted per workgroup against measured per block).
+// The LDS bytes are the simulator's: the program's own allocations (lds_bytes_of). It returns the same report
+// as the command: text lines and a tilesim.crosscheck/1 JSON document with one point (program "user").
+// Without a GPU it returns skipped ("no GPU: ..."), having still run the simulator (report.simulator).
+//
+// WORKED EXAMPLE (examples/user_program):
+//   user_buffers b;
+//   const int in = b.input<float>("in", random_tile(4 * 64 * 64));
+//   const int out = b.output<float>("out", 4 * 64, -1.0f, 1e-3);        // poisoned; compared within 1e-3
+//   user_report r = crosscheck(column_sums{in, out}, {.grid = 4, .block = 256, .wave_size = 32}, b);
+//   r.passed()   // outputs equal and counters equal (or skipped)
+//
+// INVARIANTS: the simulator and the GPU start from the same bytes; the report's counters are the simulator's
+// prediction and Nsight's count of the same launch; nothing here includes a vendor header.
+#pragma once
+
+#include <cstring>
+#include <functional>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "gpu/crosscheck/counters.hpp"
+#include "gpu/device_error.hpp"
+#include "gpu/user/gpu_kernel.hpp"
+#include "sim/arch/arch.hpp"
+#include "sim/engine/engine.hpp"
+#include "sim/report/program_report.hpp"
+
+namespace tilesim::gpu {
+
+// The global buffers of one launch, typed as the program reads them (slot k = the k-th added).
+class user_buffers {
+ public:
+  struct slot {
+    std::string name;
+    byte_buffer initial;            // what both sides start from
+    bool output = false;            // compared after the run
+    double tolerance = 0;           // outputs: 0 = bit for bit; else |gpu - simulator| <= tolerance per element
+    std::size_t element_bytes = 1;
+    bool floating = false;          // float or double elements (the tolerance applies)
+    std::function<byte_buffer(const sim::global_memory&)> bytes_of;  // the simulator's bytes after the run
+  };
+
+  // An input buffer holding `values`: input<float>("a", a) == 0 for the first buffer.
+  template <class T>
+  int input(std::string name, const std::vector<T>& values) {
+    return add<T>(std::move(name), values, false, 0);
+  }
+  // An output buffer of `count` elements, each `poison` before the run, compared after it.
+  template <class T>
+  int output(std::string name, index_t count, const T& poison, double tolerance = 0) {
+    return add<T>(std::move(name), std::vector<T>(static_cast<std::size_t>(count), poison), true, tolerance);
+  }
+
+  const sim::global_memory& memory() const { return memory_; }
+  const std::vector<slot>& slots() const { return slots_; }
+  // Every slot's initial bytes, in slot order (what the kernel launch copies in).
+  std::vector<byte_buffer> initial_bytes() const;
+
+ private:
+  template <class T>
+  int add(std::string name, const std::vector<T>& values, bool output, double tolerance) {
+    static_assert(std::is_trivially_copyable_v<T>, "buffer elements are copied as bytes");
+    const int k = memory_.add<T>(name, values);
+    slot s;
+    s.name = std::move(name);
+    s.initial.resize(values.size() * sizeof(T));
+    if (!values.empty()) std::memcpy(s.initial.data(), values.data(), s.initial.size());
+    s.output = output;
+    s.tolerance = tolerance;
+    s.element_bytes = sizeof(T);
+    s.floating = std::is_floating_point_v<T>;
+    s.bytes_of = [k](const sim::global_memory& m) {
+      const std::vector<T> v = m.get<T>(k);
+      byte_buffer b(v.size() * sizeof(T));
+      if (!v.empty()) std::memcpy(b.data(), v.data(), b.size());
+      return b;
+    };
+    slots_.push_back(std::move(s));
+    return k;
+  }
+  sim::global_memory memory_;
+  std::vector<slot> slots_;
+};
+
+struct crosscheck_options {
+  std::string name = "user program";  // the point's name in the report
+  std::string arch = "sm90";          // the simulator's tables (the GPU is an sm90 part: H100 / H200)
+  int repeat = 10;                    // timed launches; the best one's median block counts
+  bool counters = true;               // Nsight Compute (re-runs this executable under ncu: see the top)
+  std::uint64_t seed = 0;             // the seed the inputs came from (recorded for a replay)
+};
+
+struct user_report {
+  bool skipped = false;               // no GPU (or this process is the counters pass of another call)
+  std::string why_skipped;
+  bool results_equal = false;         // every output buffer, GPU against simulator
+  bool counters_measured = false, counters_equal = false;
+  counters simulator, gpu;            // predicted and Nsight's
+  double predicted_cycles = 0;        // the median workgroup's (sim::program_report)
+  double measured_cycles = 0;         // the median block of the best timed launch
+  int registers = 0;
+  long long local_bytes = 0;
+  std::size_t lds_bytes = 0;
+  sim::program_report report;         // the simulator's whole report (per instruction, verdict)
+  std::string text;                   // the lines `tilesim-gpu crosscheck` prints for a point
+  json_value json;                    // tilesim.crosscheck/1, one point
+
+  // Outputs and counters agree, or there was nothing to check against.
+  bool passed() const { return skipped || (results_equal && (!counters_measured || counters_equal)); }
+};
+
+namespace detail {
+
+// This process's part in call `index` of crosscheck(): the whole check, the counters pass (launch once and
+// exit), or nothing (the counters pass of another call).
+enum class call_role { check, counters_pass, other_call };
+struct user_call {
+  int index = 0;
+  call_role role = call_role::check;
+};
+user_call begin_user_call();
+[[noreturn]] void finish_counters_pass(const std::string& name);
+
+// Everything after the launches: comparisons, counters (ncu), report text and JSON.
+user_report finish_user_crosscheck(const crosscheck_options& o, const user_buffers& buffers, const sim::launch& launch,
+                                   const sim::run_result& run, sim::program_report report, const user_call& call,
+                                   const device_description* device, const device_result* warm,
+                                   const std::vector<std::vector<long long>>& timed, const std::string& why_skipped);
+
+}  // namespace detail
+
+// The one call (see the top). Program needs TILESIM_DECLARE_GPU_KERNEL and, in a linked .cu, TILESIM_GPU_KERNEL.
+template <class Program>
+user_report crosscheck(const Program& program, const sim::launch& launch, const user_buffers& buffers,
+                       const crosscheck_options& o = {}) {
+  const detail::user_call call = detail::begin_user_call();
+  if (call.role == detail::call_role::other_call)
+    return detail::finish_user_crosscheck(o, buffers, launch, {}, {}, call, nullptr, nullptr, {},
+                                          "the counters pass of another crosscheck() call");
+  sim::run_result run = sim::run(launch, buffers.memory(), [&](sim::thread_context& ctx) { program(ctx); });
+  sim::program_report report = sim::make_program_report(sim::arch_named(o.arch), run);
+  const device_launch untimed{launch.grid, launch.block, lds_bytes_of(run), false};
+  device_description device;
+  try {
+    device = gpu_kernel_of<Program>::device();
+  } catch (const device_error& e) {
+    return detail::finish_user_crosscheck(o, buffers, launch, run, std::move(report), call, nullptr, nullptr, {}, e.what());
+  }
+  if (call.role == detail::call_role::counters_pass) {
+    (void)gpu_kernel_of<Program>::launch(program, untimed, buffers.initial_bytes());
+    detail::finish_counters_pass(o.name);
+  }
+  const device_result warm = gpu_kernel_of<Program>::launch(program, untimed, buffers.initial_bytes());
+  std::vector<std::vector<long long>> timed;
+  device_launch t = untimed;
+  t.timed = true;
+  for (int r = 0; r < o.repeat; ++r) timed.push_back(gpu_kernel_of<Program>::launch(program, t, buffers.initial_bytes()).block_cycles);
+  return detail::finish_user_crosscheck(o, buffers, launch, run, std::move(report), call, &device, &warm, timed, "");
+}
+
+}  // namespace tilesim::gpu
