@@ -17,7 +17,7 @@ TEST_SUITE("props-gpu") {
 // And they reach every layout family, element size, replication and pads (not a fixed catalogue).
 TEST_CASE("generated cases are valid and cover the families") {
   std::set<int> layouts, bytes, warps;
-  int replicated = 0, padded_tensor = 0, non_pow2 = 0;
+  int replicated = 0, padded_tensor = 0, non_pow2 = 0, odd_xor = 0, odd_swizzle = 0;
   for (int i = 0; i < 400; ++i) {
     const props_case c = generate_case(2024, i).value();
     INFO("case ", i, ":\n", case_cpp(c));
@@ -28,6 +28,8 @@ TEST_CASE("generated cases are valid and cover the families") {
     replicated += reader_replication(c) > 1;
     padded_tensor += c.tensor_rows < c.grid * c.rows() || c.tensor_cols < c.cols();
     non_pow2 += (c.rows() & (c.rows() - 1)) != 0 || (c.cols() & (c.cols() - 1)) != 0;
+    odd_xor += c.layout == props_layout::ck_xor && (c.rows() & (c.rows() - 1)) != 0;
+    odd_swizzle += c.layout == props_layout::cute_swizzle && c.swizzle_b > 0 && (c.rows() & (c.rows() - 1)) != 0;
   }
   CHECK(layouts.size() == 5);
   CHECK(bytes == std::set<int>{2, 4, 8});
@@ -35,6 +37,8 @@ TEST_CASE("generated cases are valid and cover the families") {
   CHECK(replicated > 10);
   CHECK(padded_tensor > 50);
   CHECK(non_pow2 > 20);
+  CHECK(odd_xor > 3);      // CK's XOR preshuffle with MPerBlock 3 x 2^k, 5 x 2^k, ...
+  CHECK(odd_swizzle > 3);  // a CuTe swizzle over such a tile
 }
 
 // Law: a case is its own description: the JSON round trip is exact, and equal cases have equal kernel text.

@@ -169,13 +169,15 @@ rc::Gen<props_case> gen_props_case(int fault, index_t wave) {
     c.threads = wave * warps;
     c.layout = pick<props_layout>({props_layout::row_major, props_layout::padded, props_layout::ck_xor,
                                    props_layout::cute_swizzle, props_layout::morton});
-    const bool pow2 = c.layout == props_layout::ck_xor || c.layout == props_layout::cute_swizzle ||
-                      c.layout == props_layout::morton;
+    // Morton needs power-of-two sides; CK's XOR preshuffle a power-of-two K (K0 * MLdsLayer is one), any
+    // MPerBlock its MLdsLayer divides; CuTe's swizzle only a tile whose 2-adic part holds its block.
+    const bool pow2_rows = c.layout == props_layout::morton;
+    const bool pow2_cols = c.layout == props_layout::morton || c.layout == props_layout::ck_xor;
     const index_t max_vector = 16 / c.element_bytes;
     index_t v = index_t{1} << *rc::gen::inRange(0, log2_of(max_vector) + 1);
     const int lane_row_bits = *rc::gen::inRange(0, log2_of(wave) + 1), warp_row_bits = *rc::gen::inRange(0, warp_bits + 1);
-    index_t yr = pow2 ? index_t{1} << *rc::gen::inRange(0, 4) : pick<index_t>({1, 2, 3, 4, 5, 6, 8});
-    index_t yc = pow2 ? index_t{1} << *rc::gen::inRange(0, 3) : pick<index_t>({1, 2, 3});
+    index_t yr = pow2_rows ? index_t{1} << *rc::gen::inRange(0, 4) : pick<index_t>({1, 2, 3, 4, 5, 6, 8});
+    index_t yc = pow2_cols ? index_t{1} << *rc::gen::inRange(0, 3) : pick<index_t>({1, 2, 3});
     // At most 64 registers and a 32 KiB tile: shrink the per-thread part until both hold.
     while (yr * yc * v > props_max_elements / 2 || c.threads * yr * yc * v * c.element_bytes > 32 * 1024) {
       if (yr > 1) yr = yr % 2 == 0 ? yr / 2 : 1;
@@ -226,7 +228,8 @@ rc::Gen<props_case> gen_props_case(int fault, index_t wave) {
       }
       case props_layout::cute_swizzle: {
         int b = *rc::gen::inRange(0, 4), m = *rc::gen::inRange(0, 5), s = b + *rc::gen::inRange(0, 4);
-        const int tile_bits = log2_of(rows * cols);
+        int tile_bits = 0;  // the 2-adic valuation of the tile: the largest swizzle block that divides it
+        while ((rows * cols) % (index_t{2} << tile_bits) == 0) ++tile_bits;
         while (b + m + s > tile_bits) {
           if (s > b) --s;
           else if (m > 0) --m;

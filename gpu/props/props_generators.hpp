@@ -8,8 +8,9 @@
 //   the reader: the same tile re-split at random, its own vector, thread bits that may go to R (replication);
 //   a grid of 1-4 workgroups over a tensor the windows reach past (right pads in both dims) or fit exactly.
 // Layout parameters: padded by any multiple of the widest vector (so 16-byte accesses stay aligned); CK's XOR
-// preshuffle with KPack any power of two dividing K, MLdsLayer derived or 1/2/4/8, 32 or 64 banks, both orders;
-// CuTe Swizzle<B, M, S> with any B, M, S with S >= B whose block divides the tile; Morton (power-of-two tiles).
+// preshuffle with any MPerBlock (3, 5, 6 x ... rows too), a power-of-two KPerBlock, KPack any power of two dividing
+// it, MLdsLayer derived or 1/2/4/8 (1 where that does not divide MPerBlock), 32 or 64 banks, both orders; CuTe
+// Swizzle<B, M, S> with any B, M, S with S >= B whose block divides the tile; Morton (power-of-two tiles).
 // Every choice is a RapidCheck pick, so a case shrinks toward fp32... smaller tiles, fewer warps, row-major.
 //
 // WORKED EXAMPLE. gen_props_case()(rc::Random(7), 30).value() is one case; check_props_case(it) is "".

@@ -59,6 +59,25 @@ int run_props(std::vector<std::string> args, const std::string& command_line, co
     }
     progress("run", i + 1, cases.size());
   }
+  // An interim report (outputs and cycles, no counters yet): what survives if the run is stopped during the
+  // profiler pass; the final report replaces it.
+  if (o.report) {
+    json_value interim;
+    interim.set("schema", "tilesim.gpu-props/1");
+    interim.set("tool", "tilesim-gpu props");
+    interim.set("command", command_line);
+    interim.set("date", utc_now());
+    interim.set("interim", "written after the GPU runs, before Nsight Compute and compute-sanitizer");
+    json_value dev;
+    dev.set("name", device.name);
+    dev.set("driver", device.driver);
+    interim.set("device", dev);
+    interim.set("seed", exact_u64(o.seed));
+    json_value::array rows;
+    for (const case_record& r : records) rows.push_back(to_json(r));
+    interim.set("cases", rows);
+    cli::write_file_replacing(*o.report, dump(interim) + "\n", "--report");
+  }
   // 4. One Nsight Compute pass over the whole batch (the cases that compiled and ran).
   if (o.counters && context_lost.empty()) {
     std::vector<props_case> ran;
