@@ -109,7 +109,7 @@ inline const char* gpu_help(std::string_view command) {
       "  --help                 this text\n"
       "\n") + gpu_exit_codes;
   static const std::string props_pass = std::string(
-      "usage: tilesim-gpu props-pass --cases-file FILE [--cache DIR] [--root DIR] [--compiler nvrtc|nvcc]\n"
+      "usage: tilesim-gpu props-pass --cases-file FILE [--cache DIR] [--root DIR] [--compiler nvrtc|nvcc] [--counting]\n"
       "\n"
       "What props' Nsight Compute and compute-sanitizer runs execute: each case's kernel once, untimed, one line each\n"
       "with its output check (exit 1 if one differs).\n"
@@ -119,6 +119,7 @@ inline const char* gpu_help(std::string_view command) {
       "  --cache DIR            module cache (default /tmp/tilesim-props-cache)\n"
       "  --root DIR             the repository root holding gpu/props/\n"
       "  --compiler nvrtc|nvcc  run-time compiler (default nvrtc)\n"
+      "  --counting             exit 0 even when an output differs (props runs it so under Nsight Compute)\n"
       "  --help                 this text\n"
       "\n") + gpu_exit_codes;
   if (command.empty()) return overview.c_str();

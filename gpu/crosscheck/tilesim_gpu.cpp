@@ -382,7 +382,7 @@ int main(int argc, char** argv) {
     if (cmd == "crosscheck") return crosscheck(args, command_line);
     if (cmd == "counters-pass") return counters_pass(args);
 #if defined(TILESIM_GPU_PROPS)
-    if (cmd == "props") return props::props_command(args, command_line, {ncu_program, split_csv});
+    if (cmd == "props") return props::props_command(args, command_line);
     if (cmd == "props-pass") return props::props_pass_command(args);
 #endif
     if (cmd == "device") {

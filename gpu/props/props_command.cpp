@@ -16,6 +16,7 @@
 
 #include "cli/args.hpp"
 #include "cli/output_file.hpp"
+#include "gpu/crosscheck/ncu.hpp"
 #include "gpu/props/compile_batch.hpp"
 #include "gpu/props/kernel_source.hpp"
 #include "gpu/props/props_generators.hpp"
@@ -52,19 +53,6 @@ std::uint64_t input_seed(std::uint64_t seed, std::size_t index) {
 }
 
 }  // namespace
-
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-}
-
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
-}
 
 // Compiles every case on `jobs` threads with a progress bar (compile_batch.hpp).
 std::vector<compiled_kernel> compile_all(const std::vector<props_case>& cases, const rtc_options& o, int jobs, bool show) {
@@ -146,55 +134,22 @@ std::string pass_args(const std::string& cases_file, const options& o) {
          " --compiler " + (o.rtc.backend == rtc_backend::nvcc ? "nvcc" : "nvrtc");
 }
 
-// One Nsight Compute run over props-pass for `cases`: counters per case, in launch order.
-std::vector<counters> measure_batch(const std::vector<props_case>& cases, const options& o, const crosscheck_hooks& h) {
+// One Nsight Compute run over props-pass for `cases` (gpu/crosscheck's count_with_ncu): counters per case, in
+// launch order; each launch must be its case's kernel.
+std::vector<counters> measure_batch(const std::vector<props_case>& cases, const options& o) {
   const std::string file = write_cases_file(cases);
-  const std::string dir = file.substr(0, file.rfind('/'));
-  const std::string csv = dir + "/counters.csv", err = dir + "/ncu.err";
-  std::string metrics;
-  for (const std::string& m : counter_metrics()) metrics += (metrics.empty() ? "" : ",") + m;
-  const std::string command = h.ncu_program() + " --csv --clock-control none --log-file " + csv + " --metrics " +
-                              metrics + " /proc/" + std::to_string(getpid()) + "/exe" + pass_args(file, o) + " > " +
-                              err + " 2>&1";
-  // props-pass exits 1 when an output differs (a finding, reported by the run itself): the counters still count,
-  // so only a missing CSV or a missing kernel (below) fails the pass.
-  const int status = std::system(command.c_str());
-  std::ifstream f(csv);
-  if (!f) {
-    std::stringstream s;
-    s << std::ifstream(err).rdbuf();
-    throw std::runtime_error("ncu failed (status " + std::to_string(status) + "): " + command + "\n" + s.str());
+  const std::vector<ncu_launch> launches =
+      count_with_ncu("", "/proc/" + std::to_string(getpid()) + "/exe" + pass_args(file, o) + " --counting");
+  if (launches.size() != cases.size())
+    throw std::runtime_error("ncu profiled " + std::to_string(launches.size()) + " kernels, expected " +
+                             std::to_string(cases.size()));
+  std::vector<counters> out;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    if (launches[i].kernel.find(kernel_name(cases[i])) == std::string::npos)
+      throw std::runtime_error("ncu kernel " + std::to_string(i) + " is \"" + launches[i].kernel + "\", expected " +
+                               kernel_name(cases[i]));
+    out.push_back(launches[i].measured);
   }
-  std::vector<counters> out(cases.size());
-  std::vector<std::string> names(cases.size());
-  std::map<std::string, std::size_t> col;
-  std::string line;
-  while (std::getline(f, line)) {
-    if (line.rfind("==", 0) == 0 || line.empty()) continue;
-    const std::vector<std::string> row = h.split_csv(line);
-    if (col.empty()) {
-      if (row.empty() || row[0] != "ID") continue;
-      for (std::size_t i = 0; i < row.size(); ++i) col[row[i]] = i;
-      for (const char* need : {"ID", "Kernel Name", "Metric Name", "Metric Value"})
-        if (!col.count(need)) throw std::runtime_error(std::string("ncu's CSV has no column \"") + need + "\"");
-      continue;
-    }
-    if (row.size() < col.size()) continue;
-    const std::size_t id = std::stoul(row[col["ID"]]);
-    if (id >= cases.size()) throw std::runtime_error("ncu profiled more kernels than cases");
-    std::string value = row[col["Metric Value"]];
-    value.erase(std::remove(value.begin(), value.end(), ','), value.end());
-    set_counter(out[id], row[col["Metric Name"]], std::stod(value));
-    names[id] = row[col["Kernel Name"]];
-  }
-  for (std::size_t i = 0; i < cases.size(); ++i)
-    if (names[i].find(kernel_name(cases[i])) == std::string::npos)
-    {
-      std::stringstream s;
-      s << std::ifstream(err).rdbuf();
-      throw std::runtime_error("ncu kernel " + std::to_string(i) + " is \"" + names[i] + "\", expected " +
-                               kernel_name(cases[i]) + " (ncu status " + std::to_string(status) + "):\n" + s.str().substr(0, 3000));
-    }
   return out;
 }
 
@@ -221,12 +176,16 @@ std::vector<props_case> read_cases_file(const std::string& path) {
   if (!f) throw usage_error("cannot read --cases-file " + path);
   std::stringstream s;
   s << f.rdbuf();
-  const json_value v = parse_json(s.str());
   std::vector<props_case> cases;
-  if (v.is_array()) {
-    for (const json_value& c : v.elements()) cases.push_back(case_from_json(c));
-  } else {
-    cases.push_back(case_from_json(v.get("case") ? v["case"] : v));
+  try {  // a bad file is bad input (exit 2), named
+    const json_value v = parse_json(s.str());
+    if (v.is_array()) {
+      for (const json_value& c : v.elements()) cases.push_back(case_from_json(c));
+    } else {
+      cases.push_back(case_from_json(v.get("case") ? v["case"] : v));
+    }
+  } catch (const json_error& e) {
+    throw usage_error("--cases-file " + path + ": " + e.what());
   }
   if (cases.empty()) throw usage_error("--cases-file " + path + " holds no case");
   return cases;
@@ -249,6 +208,7 @@ options parse(std::vector<std::string>& args, bool pass) {
   const auto sanitize_n = pass ? std::nullopt : cli::take_text_option(args, "sanitize-cases");
   const auto fault = pass ? std::nullopt : cli::take_text_option(args, "fault");
   o.counters = pass ? false : !cli::take_flag(args, "no-counters");
+  o.counting = pass && cli::take_flag(args, "counting");
   if (!args.empty()) throw usage_error(std::string("tilesim-gpu ") + (pass ? "props-pass" : "props") + ": unknown argument \"" + args[0] + "\"");
   auto ranged = [](const std::optional<std::string>& t, const char* name, long long lo, long long hi, long long def) {
     if (!t) return def;
@@ -271,7 +231,7 @@ options parse(std::vector<std::string>& args, bool pass) {
   o.rtc.backend = compiler && *compiler == "nvcc" ? rtc_backend::nvcc : rtc_backend::nvrtc;
   o.rtc.cache = cache.value_or("/tmp/tilesim-props-cache");
   o.rtc.root = find_root(root.value_or("."));
-  if (pass && !o.case_file) throw usage_error("usage: tilesim-gpu props-pass --cases-file FILE [--cache DIR] [--root DIR] [--compiler nvrtc|nvcc]");
+  if (pass && !o.case_file) throw usage_error("usage: tilesim-gpu props-pass --cases-file FILE [--cache DIR] [--root DIR] [--compiler nvrtc|nvcc] [--counting]");
   return o;
 }
 

@@ -14,25 +14,19 @@
 //   tilesim-gpu props-pass --cases-file FILE [--cache DIR] [--compiler nvrtc|nvcc]
 //     what ncu and compute-sanitizer run: each case's kernel once, untimed, one line each (exit 1 if an output
 //     differs). FILE is a JSON array of cases (props_json.hpp).
-// The ncu program and its CSV splitter are gpu/crosscheck's own (passed in as crosscheck_hooks: called, not copied).
+// Nsight Compute runs through gpu/crosscheck's count_with_ncu, the simulator's totals through its predicted_counters.
 //
 // WORKED EXAMPLE. tilesim-gpu props --cases 500 --seed 1 --report gpu/recordings/props-h100.json
 //
 // INVARIANTS: exit 0 only when every property held for every case; 1 otherwise; 2 for bad options; 77 no GPU.
 #pragma once
 
-#include <functional>
 #include <string>
 #include <vector>
 
 namespace tilesim::gpu::props {
 
-struct crosscheck_hooks {
-  std::function<std::string()> ncu_program;                                  // tilesim_gpu.cpp's ncu_program()
-  std::function<std::vector<std::string>(const std::string&)> split_csv;     // and split_csv()
-};
-
-int props_command(std::vector<std::string> args, const std::string& command_line, const crosscheck_hooks& hooks);
+int props_command(std::vector<std::string> args, const std::string& command_line);
 int props_pass_command(std::vector<std::string> args);
 
 }  // namespace tilesim::gpu::props

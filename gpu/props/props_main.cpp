@@ -18,7 +18,6 @@ namespace tilesim::gpu::props {
 
 int run_props(std::vector<std::string> args, const std::string& command_line, const device_backend& backend) {
   const options o = parse(args, false);
-  const device_description device = backend.describe();  // no GPU: device_error "no GPU ..." -> exit 77
   const auto start = std::chrono::steady_clock::now();
   // 1. The cases: generated from the seed (with their shrink trees), or read back from --cases-file.
   std::vector<rc::Shrinkable<props_case>> trees;
@@ -31,6 +30,7 @@ int run_props(std::vector<std::string> args, const std::string& command_line, co
       cases.push_back(trees.back().value());
     }
   }
+  const device_description device = backend.describe();  // no GPU: device_error "no GPU ..." -> exit 77
   std::printf("tilesim-gpu props: %zu cases, seed %llu (replay: --seed %llu), device %s, compiler %s on %d threads\n",
               cases.size(), static_cast<unsigned long long>(o.seed), static_cast<unsigned long long>(o.seed),
               device.name.c_str(), backend_version(o.rtc).c_str(), o.jobs);

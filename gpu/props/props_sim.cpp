@@ -132,20 +132,11 @@ case_simulation simulate_case(const props_case& c, const case_inputs& in) {
       else if (counts != s.lds_per_wave) s.lds_uniform = false;
       first_wave = false;
     }
-  // What Nsight Compute counts, totalled as gpu/crosscheck's simulate() does.
+  // What Nsight Compute counts, and the dynamic shared memory: gpu/crosscheck's own totals (counters.hpp).
   const sim::program_report report = sim::make_program_report(sim::arch_named(c.wave == 64 ? "gfx942" : "sm90"), run);
-  for (const sim::instruction_report& i : report.instructions) {
-    const bool ld = i.kind == sim::access_kind::load;
-    if (i.space == sim::memory_space::lds) {
-      (ld ? s.predicted.lds_wavefronts_ld : s.predicted.lds_wavefronts_st) += i.wavefronts;
-      (ld ? s.predicted.lds_instructions_ld : s.predicted.lds_instructions_st) += i.instances;
-    } else {
-      (ld ? s.predicted.global_sectors_ld : s.predicted.global_sectors_st) += i.sectors;
-      (ld ? s.predicted.global_instructions_ld : s.predicted.global_instructions_st) += i.instances;
-    }
-  }
+  s.predicted = predicted_counters(report);
   s.cycles_per_workgroup = report.cycles_per_workgroup;
-  for (const sim::workgroup_record& w : run.workgroups) s.lds_bytes = std::max(s.lds_bytes, w.lds_bytes);
+  s.lds_bytes = gpu::lds_bytes_of(run);
   return s;
 }
 

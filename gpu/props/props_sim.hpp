@@ -5,7 +5,7 @@
 //                      output, every byte 0xFF (the poison a lost element keeps)
 //   simulate_case      runs props_copy<T>(ctx, c) (the value form) on the simulator, sm90 (wave 32; gfx942 for
 //                      the AMD check's wave 64), and totals
-//                      what Nsight Compute counts, as gpu/crosscheck's simulate does: LDS wavefronts and
+//                      what Nsight Compute counts (gpu/crosscheck's predicted_counters): LDS wavefronts and
 //                      instructions, global sectors and instructions (ld, st), local 0; the median
 //                      workgroup's predicted cycles; the run's findings (races, bounds, misaligned); and whether
 //                      each output element was stored exactly once
