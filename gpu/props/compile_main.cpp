@@ -27,8 +27,8 @@ int main(int argc, char** argv) {
       if (a == "--help" || a == "-h") {
         std::puts("usage: tilesim-props-compile [--cases N] [--seed S] [--compiler nvrtc|nvcc|hipcc] [--arch A]\n"
                   "                             [--wave 32|64] [--jobs J] [--cache DIR] [--root DIR] [--from I]\n"
-                  "Compiles generated tile programs as tilesim-gpu props does (no GPU needed); exit 0 when every kernel\n"
-                  "has 0 bytes of stack and no spills, 1 otherwise, 2 on bad options.");
+                  "Compiles generated tile programs as tilesim-gpu props does (no GPU needed).\n"
+                  "exit codes: 0 every kernel compiled with 0 bytes of stack and no spills; 1 one did not; 2 bad options.");
         return 0;
       }
     const auto cases = tilesim::cli::take_text_option(args, "cases");
