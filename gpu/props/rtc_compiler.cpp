@@ -44,7 +44,7 @@ void write_file(const std::string& path, const std::string& text) {
 std::vector<std::string> nvrtc_options(const rtc_options& o) {
   return {"-std=c++20", "-arch=" + o.arch, "-default-device", "-Xptxas=-v",
           "--include-path=" + o.root + "/gpu/props/rtc_include", "--include-path=" + o.root,
-          "--include-path=" + o.cuda + "/include/cccl", "--include-path=" + o.cuda + "/include"};
+          "--include-path=" + o.cccl, "--include-path=" + o.cuda + "/include"};
 }
 
 compiled_kernel compile_nvrtc(const std::string& source, const std::string& name, const rtc_options& o) {
@@ -188,6 +188,17 @@ std::string backend_version(const rtc_options& o) {
     pclose(f);
   }
   return v;
+}
+
+std::string find_cccl() {
+  struct stat st {};
+  const std::string system = "/usr/local/cuda/include/cccl";
+  if (stat((system + "/cuda/std/utility").c_str(), &st) == 0) return system;
+  char exe[4096] = {};
+  const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  std::string dir = n > 0 ? std::string(exe, static_cast<std::size_t>(n)) : std::string(".");
+  dir = dir.substr(0, dir.rfind('/'));
+  return dir + "/cccl";
 }
 
 std::string find_root(const std::string& given) {

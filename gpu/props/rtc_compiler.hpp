@@ -28,13 +28,16 @@
 
 namespace tilesim::gpu::props {
 
+std::string find_cccl();
+
 enum class rtc_backend { nvrtc, nvcc, hipcc };
 
 struct rtc_options {
   std::string root = ".";                  // the repository root (holds gpu/props/props_program.hpp)
   std::string cache;                       // "" = no cache
   rtc_backend backend = rtc_backend::nvrtc;
-  std::string cuda = "/usr/local/cuda";    // libcu++ at <cuda>/include/cccl, nvcc at <cuda>/bin/nvcc
+  std::string cuda = "/usr/local/cuda";    // nvcc at <cuda>/bin/nvcc
+  std::string cccl = find_cccl();          // libcu++ (NVRTC's std headers): <cuda>/include/cccl, else the bundle's
   std::string arch = "sm_90";          // hipcc: gfx90a or gfx940
   std::string hipcc = "hipcc";
 };
@@ -63,5 +66,9 @@ std::string backend_version(const rtc_options& o);
 
 // The root to use: `given` when it holds gpu/props/props_program.hpp, else the source tree this was built from.
 std::string find_root(const std::string& given);
+
+// libcu++'s include folder: /usr/local/cuda/include/cccl when it holds cuda/std/utility, else the folder "cccl"
+// beside this executable (gpu/props/bundle.sh copies it there for a GPU machine whose image lacks it).
+std::string find_cccl();
 
 }  // namespace tilesim::gpu::props
