@@ -19,6 +19,9 @@
 // sums are exact for integer-valued inputs below 2^18 (every partial and the total are exact in fp32).
 #pragma once
 
+#include <cstdint>
+#include <vector>
+
 #include "gpu/user/gpu_kernel.hpp"
 #include "sim/engine/program.hpp"
 #include "spec/distribution/distributed_tensor.hpp"
@@ -97,6 +100,18 @@ struct column_sums {
     }
   }
 };
+
+// Inputs for `grid` tiles: integers 0..63 from a 64-bit LCG seeded with `seed` (exact sums in fp32); what the
+// cross-check (column_sums_crosscheck.cpp) ran with, and what its replay rebuilds from the recorded seed.
+inline std::vector<float> column_sums_inputs(index_t grid, std::uint64_t seed) {
+  std::vector<float> v(static_cast<std::size_t>(grid) * 64 * 64);
+  std::uint64_t x = seed * 6364136223846793005ull + 1442695040888963407ull;
+  for (float& f : v) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    f = static_cast<float>((x >> 33) % 64);
+  }
+  return v;
+}
 
 }  // namespace tilesim::examples
 

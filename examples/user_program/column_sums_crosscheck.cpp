@@ -21,17 +21,6 @@ namespace {
 
 using namespace tilesim;
 
-// 4 tiles of integers 0..63 from a 64-bit LCG: exact sums in fp32.
-std::vector<float> tiles(std::uint64_t seed) {
-  std::vector<float> v(4 * 64 * 64);
-  std::uint64_t x = seed * 6364136223846793005ull + 1442695040888963407ull;
-  for (float& f : v) {
-    x = x * 6364136223846793005ull + 1442695040888963407ull;
-    f = static_cast<float>((x >> 33) % 64);
-  }
-  return v;
-}
-
 int usage(const std::string& why) {
   std::fprintf(stderr, "column-sums-crosscheck: %s\nusage: column-sums-crosscheck [--report FILE] [--no-counters] [--seed N]\n",
                why.c_str());
@@ -56,7 +45,7 @@ int main(int argc, char** argv) {
   bool all_passed = true, skipped = false;
   for (const bool swizzled : {false, true}) {
     gpu::user_buffers buffers;
-    const int in = buffers.input<float>("in", tiles(seed));
+    const int in = buffers.input<float>("in", examples::column_sums_inputs(4, seed));
     const int out = buffers.output<float>("out", 4 * 64, -1.0f);
     gpu::crosscheck_options o;
     o.name = swizzled ? "column sums, Swizzle<2,3,7>" : "column sums, row-major";
