@@ -96,15 +96,18 @@ void group_interval(const std::vector<std::span<const lane_access>>& threads, in
       for (int op = 0; op < alu_op_count; ++op) tail[op] = std::max(tail[op], tails[static_cast<std::size_t>(first + l)][op]);
     rec.alu_tail.push_back(tail);
     std::vector<lane_cursor> cur(static_cast<std::size_t>(lanes));
-    std::map<std::uint64_t, std::vector<int>> by_count;
+    std::vector<std::uint64_t> counts(static_cast<std::size_t>(lanes));
+    bool diverged = false;
     for (int l = 0; l < lanes; ++l) {
       const std::span<const lane_access> acc = threads[static_cast<std::size_t>(first + l)];
       cur[static_cast<std::size_t>(l)] = {0, acc.size(), 0};
-      std::uint64_t count = 0;
+      std::uint64_t& count = counts[static_cast<std::size_t>(l)];
       for (const lane_access& a : acc) count += pieces(a, split_bytes);
-      by_count[count].push_back(l);
+      diverged = diverged || count != counts[0];
     }
-    if (by_count.size() > 1) {
+    if (diverged) {
+      std::map<std::uint64_t, std::vector<int>> by_count;
+      for (int l = 0; l < lanes; ++l) by_count[counts[static_cast<std::size_t>(l)]].push_back(l);
       divergence d{block, w, interval, {}};
       for (const auto& [count, ids] : by_count)
         d.lanes.push_back({std::to_string(count) + (count == 1 ? " instruction" : " instructions"), ids});

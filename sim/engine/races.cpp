@@ -135,4 +135,23 @@ std::vector<race> find_races(const std::vector<touch>& t, race_scope scope, cons
   return races;
 }
 
+void race_screen::mark(address_t begin, address_t end, int thread, bool write, bool atomic) {
+  constexpr std::uint8_t several = 1, plain = 2, added = 4, read = 8;
+  end = std::min<address_t>(end, static_cast<address_t>(cells_.size()) * 4);
+  if (begin >= end) return;
+  const auto me = static_cast<std::uint16_t>(thread);
+  const std::uint8_t kind = !write ? read : atomic ? added : plain;
+  std::uint8_t seen = 0;
+  for (address_t w = begin / 4; w < (end + 3) / 4; ++w) {
+    cell& c = cells_[w];
+    if (c.generation != generation_) {
+      c = {generation_, me, kind};
+      continue;
+    }
+    c.flags |= static_cast<std::uint8_t>((c.thread != me ? several : 0) | kind);
+    seen |= (c.flags & several) && ((c.flags & plain) || ((c.flags & added) && (c.flags & read)));
+  }
+  race_ = race_ || seen;
+}
+
 }  // namespace tilesim::sim

@@ -17,6 +17,7 @@
 // one thread never race with each other; the result is sorted by (space, buffer, begin, sides).
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -49,5 +50,37 @@ void append_touches(std::vector<touch>& out, const std::vector<lane_access>& acc
 
 // Every race among `touches` in `scope`, coalesced (see above).
 std::vector<race> find_races(const std::vector<touch>& touches, race_scope scope, const race_naming& naming);
+
+// Whether the touches of one barrier interval of one workgroup may race, 4-byte word by word, without the
+// search: each word keeps the first thread that touched it and whether another did, a plain write, an atomic
+// add or a read. Two threads race on a byte exactly when several touched it and one wrote it plainly, or one
+// added atomically and one read (races.hpp's rule); a word answers for its four bytes together, so race() is
+// true whenever find_races(within_workgroup) would report a race, and false alarms come only from threads
+// touching different bytes of one word. The engine screens LDS intervals with it and searches only those it
+// flags: a correct program's intervals cost a pass over their words.
+class race_screen {
+ public:
+  // Bytes [0, bytes) of one space (LDS: launch::max_lds_bytes).
+  explicit race_screen(std::size_t bytes) : cells_((bytes + 3) / 4) {}
+  // Marks [begin, end) as touched by `thread`; bytes outside the screen are ignored.
+  void mark(address_t begin, address_t end, int thread, bool write, bool atomic);
+  // A possible race among the touches marked since the last clear().
+  bool race() const { return race_; }
+  // Forgets every mark (a new generation: nothing is visited).
+  void clear() {
+    ++generation_;
+    race_ = false;
+  }
+
+ private:
+  struct cell {
+    std::uint32_t generation = 0;  // marks of older generations are forgotten
+    std::uint16_t thread = 0;      // first thread
+    std::uint8_t flags = 0;        // several threads, plain write, atomic add, read
+  };
+  std::vector<cell> cells_;
+  std::uint32_t generation_ = 1;
+  bool race_ = false;
+};
 
 }  // namespace tilesim::sim

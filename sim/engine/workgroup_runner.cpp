@@ -360,13 +360,27 @@ class block_runner {
     std::vector<address_t> lds_bases, global_bases;
     for (const lds_slot& a : state_.lds) lds_bases.push_back(a.info.offset);
     for (int s = 0; s < state_.memory->size(); ++s) global_bases.push_back(state_.memory->info(s).base);
+    // LDS: screened byte by byte, searched only when it races; global: searched (few touches per interval).
     touches_.clear();
     for (int t = 0; t < config_.block; ++t)
+      for (const lane_access& a : thread(t).accesses())
+        if (a.touched() && a.space == memory_space::lds)
+          screen_.mark(a.touch_begin, a.touch_end, t, a.kind == access_kind::store, a.atomic);
+    const bool lds_race = screen_.race();
+    screen_.clear();
+    for (int t = 0; t < config_.block; ++t) {
+      const std::size_t from = touches_.size();
       append_touches(touches_, thread(t).accesses(), state_.block, t, lds_bases, global_bases);
+      if (!lds_race)  // keep the global ones only
+        touches_.erase(std::remove_if(touches_.begin() + static_cast<std::ptrdiff_t>(from), touches_.end(),
+                                      [](const touch& x) { return x.space == memory_space::lds; }),
+                       touches_.end());
+    }
     if (options_.global_touches)
       for (const touch& x : touches_)
         if (x.space == memory_space::global) global_touches.push_back(x);
-    for (race& r : find_races(touches_, race_scope::within_workgroup, naming())) races_.push_back(std::move(r));
+    if (!touches_.empty())
+      for (race& r : find_races(touches_, race_scope::within_workgroup, naming())) races_.push_back(std::move(r));
     for (thread_context& t : threads_) t.accesses_.clear();
   }
 
@@ -405,6 +419,7 @@ class block_runner {
   grouping grouped_;          // the workgroup's instructions and grouping findings so far
   std::vector<race> races_;   // its races so far, not yet listed
   std::vector<touch> touches_;  // one interval's
+  race_screen screen_{config_.max_lds_bytes};  // LDS bytes of one interval
   diagnostic_counts found_;             // this workgroup's
   workgroup_record* record_ = nullptr;  // the record being made
   block_state state_;
