@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <mutex>
 #include <span>
 #include <string>
 #include <tuple>
@@ -34,17 +35,36 @@ std::string site_name(const char* file, int line) {
   return std::string(slash ? slash + 1 : file) + ":" + std::to_string(line);
 }
 
-// Fiber stacks are kept for the next run on the same OS thread: mapping 256 stacks and faulting in their
-// first pages costs ~2 ms, more than simulating a small workgroup. A run takes the spare set when it has
-// enough fibers of at least the stack size asked for, and leaves its own set as the spare when it ends.
-thread_local std::unique_ptr<fiber_set> spare_fibers;
+// Fiber stacks are kept for the next run: mapping 256 stacks and faulting in their first pages costs ~2 ms,
+// more than simulating a small workgroup. Sets are shared by all OS threads (a set serves one thread at a time;
+// fcontext switches have no thread affinity, and ASan learns the resuming thread's stack at every switch): a
+// runner takes a spare set with enough fibers of at least the stack size asked for (at most twice it), and
+// gives its set back when it ends; at most `spare_limit` sets wait, the oldest are unmapped.
+constexpr std::size_t spare_limit = 8;
+std::mutex spare_mutex;
+std::vector<std::unique_ptr<fiber_set>> spare_fibers;
 
 std::unique_ptr<fiber_set> take_fibers(int count, std::size_t stack_bytes) {
-  if (spare_fibers && spare_fibers->count() >= count && spare_fibers->stack_bytes() >= stack_bytes &&
-      spare_fibers->stack_bytes() <= 2 * stack_bytes)
-    return std::move(spare_fibers);
-  spare_fibers.reset();  // free the old stacks before mapping new ones
+  {
+    std::lock_guard<std::mutex> lock(spare_mutex);
+    for (auto it = spare_fibers.rbegin(); it != spare_fibers.rend(); ++it)
+      if ((*it)->count() >= count && (*it)->stack_bytes() >= stack_bytes && (*it)->stack_bytes() <= 2 * stack_bytes) {
+        std::unique_ptr<fiber_set> set = std::move(*it);
+        spare_fibers.erase(std::next(it).base());
+        return set;
+      }
+  }
   return std::make_unique<fiber_set>(count, stack_bytes);
+}
+
+void give_back_fibers(std::unique_ptr<fiber_set> set) {
+  std::unique_ptr<fiber_set> dropped;  // unmapped outside the lock
+  std::lock_guard<std::mutex> lock(spare_mutex);
+  spare_fibers.push_back(std::move(set));
+  if (spare_fibers.size() > spare_limit) {
+    dropped = std::move(spare_fibers.front());
+    spare_fibers.erase(spare_fibers.begin());
+  }
 }
 
 }  // namespace
@@ -65,7 +85,7 @@ class block_runner {
   }
 
   // Every fiber has finished or never ran (abandon() unwinds the parked ones): the set can serve the next run.
-  ~block_runner() { spare_fibers = std::move(owned_fibers_); }
+  ~block_runner() { give_back_fibers(std::move(owned_fibers_)); }
   block_runner(const block_runner&) = delete;
   block_runner& operator=(const block_runner&) = delete;
 
