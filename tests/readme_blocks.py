@@ -35,7 +35,6 @@ PRELUDE = """#include "spec/spec.hpp"
 #include "sim/engine/program.hpp"
 #include "sim/report/program_report.hpp"
 using namespace tilesim;
-struct rotate_params { int output; };
 """
 
 
