@@ -1,7 +1,8 @@
 // tilesim/gpu/props/rtc_compiler.cpp: NVRTC and nvcc back ends, the module cache, ptxas -v parsing.
 #include "gpu/props/rtc_compiler.hpp"
 
-#include <nvrtc.h>
+#include <dlfcn.h>
+#include <nvrtc.h>  // types and prototypes only: the library is loaded when first needed (nvrtc() below)
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -11,6 +12,7 @@
 #include <fstream>
 #include <regex>
 #include <sstream>
+#include <type_traits>
 
 #include "gpu/props/kernel_source.hpp"
 
@@ -41,6 +43,51 @@ void write_file(const std::string& path, const std::string& text) {
   std::rename(tmp.c_str(), path.c_str());
 }
 
+// NVRTC, loaded on first use (dlopen), so that tilesim-gpu starts, and its other commands run, where
+// libnvrtc.so.13 is missing: the binary's rpath (the toolkit it was built with, /usr/local/cuda/lib64), then
+// the loader's own search. `error` says why it is not there.
+struct nvrtc_api {
+  std::string error;
+  decltype(&nvrtcCreateProgram) create = nullptr;
+  decltype(&nvrtcCompileProgram) compile = nullptr;
+  decltype(&nvrtcGetProgramLogSize) log_size = nullptr;
+  decltype(&nvrtcGetProgramLog) log = nullptr;
+  decltype(&nvrtcGetCUBINSize) cubin_size = nullptr;
+  decltype(&nvrtcGetCUBIN) cubin = nullptr;
+  decltype(&nvrtcDestroyProgram) destroy = nullptr;
+  decltype(&nvrtcGetErrorString) error_string = nullptr;
+  decltype(&nvrtcVersion) version = nullptr;
+};
+
+const nvrtc_api& nvrtc() {
+  static const nvrtc_api api = [] {
+    nvrtc_api a;
+    void* lib = nullptr;
+    for (const char* name : {"libnvrtc.so.13", "/usr/local/cuda/lib64/libnvrtc.so.13", "libnvrtc.so"})
+      if ((lib = dlopen(name, RTLD_NOW | RTLD_LOCAL))) break;
+    if (!lib) {
+      const char* why = dlerror();
+      a.error = std::string("cannot load NVRTC (libnvrtc.so.13): ") + (why ? why : "not found");
+      return a;
+    }
+    auto bind = [&](auto& f, const char* symbol) {
+      f = reinterpret_cast<std::remove_reference_t<decltype(f)>>(dlsym(lib, symbol));
+      if (!f && a.error.empty()) a.error = std::string("NVRTC has no ") + symbol;
+    };
+    bind(a.create, "nvrtcCreateProgram");
+    bind(a.compile, "nvrtcCompileProgram");
+    bind(a.log_size, "nvrtcGetProgramLogSize");
+    bind(a.log, "nvrtcGetProgramLog");
+    bind(a.cubin_size, "nvrtcGetCUBINSize");
+    bind(a.cubin, "nvrtcGetCUBIN");
+    bind(a.destroy, "nvrtcDestroyProgram");
+    bind(a.error_string, "nvrtcGetErrorString");
+    bind(a.version, "nvrtcVersion");
+    return a;
+  }();
+  return api;
+}
+
 std::vector<std::string> nvrtc_options(const rtc_options& o) {
   return {"-std=c++20", "-arch=" + o.arch, "-default-device", "-Xptxas=-v",
           "--include-path=" + o.root + "/gpu/props/rtc_include", "--include-path=" + o.root,
@@ -49,30 +96,35 @@ std::vector<std::string> nvrtc_options(const rtc_options& o) {
 
 compiled_kernel compile_nvrtc(const std::string& source, const std::string& name, const rtc_options& o) {
   compiled_kernel k;
+  const nvrtc_api& api = nvrtc();
+  if (!api.error.empty()) {
+    k.log = api.error;
+    return k;
+  }
   nvrtcProgram p;
-  if (nvrtcCreateProgram(&p, source.c_str(), (name + ".cu").c_str(), 0, nullptr, nullptr) != NVRTC_SUCCESS) {
+  if (api.create(&p, source.c_str(), (name + ".cu").c_str(), 0, nullptr, nullptr) != NVRTC_SUCCESS) {
     k.log = "nvrtcCreateProgram failed";
     return k;
   }
   const std::vector<std::string> opts = nvrtc_options(o);
   std::vector<const char*> argv;
   for (const std::string& s : opts) argv.push_back(s.c_str());
-  const nvrtcResult r = nvrtcCompileProgram(p, static_cast<int>(argv.size()), argv.data());
+  const nvrtcResult r = api.compile(p, static_cast<int>(argv.size()), argv.data());
   std::size_t n = 0;
-  nvrtcGetProgramLogSize(p, &n);
+  api.log_size(p, &n);
   k.log.assign(n, '\0');
-  if (n) nvrtcGetProgramLog(p, k.log.data());
+  if (n) api.log(p, k.log.data());
   while (!k.log.empty() && k.log.back() == '\0') k.log.pop_back();
   if (r == NVRTC_SUCCESS) {
     std::size_t size = 0;
-    nvrtcGetCUBINSize(p, &size);
+    api.cubin_size(p, &size);
     k.cubin.assign(size, '\0');
-    nvrtcGetCUBIN(p, k.cubin.data());
+    api.cubin(p, k.cubin.data());
     k.ok = size > 0;
   } else {
-    k.log = std::string(nvrtcGetErrorString(r)) + "\n" + k.log;
+    k.log = std::string(api.error_string(r)) + "\n" + k.log;
   }
-  nvrtcDestroyProgram(&p);
+  api.destroy(&p);
   return k;
 }
 
@@ -176,7 +228,8 @@ compiled_kernel compile_kernel(const std::string& source, const std::string& nam
 std::string backend_version(const rtc_options& o) {
   if (o.backend == rtc_backend::nvrtc) {
     int major = 0, minor = 0;
-    nvrtcVersion(&major, &minor);
+    if (!nvrtc().error.empty()) return "nvrtc (not loaded: " + nvrtc().error + ")";
+    nvrtc().version(&major, &minor);
     return "nvrtc " + std::to_string(major) + "." + std::to_string(minor);
   }
   if (o.backend == rtc_backend::hipcc) return "hipcc " + o.arch;

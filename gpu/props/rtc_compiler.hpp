@@ -2,7 +2,7 @@
 //
 // DEFINITION. compile_kernel(source, name, options) turns one generated translation unit
 // (kernel_source.hpp) into a CUBIN for sm_90 with one of two back ends:
-//   nvrtc  CUDA 13's NVRTC in this process (libnvrtc.so): -std=c++20 -arch=sm_90 -default-device, include
+//   nvrtc  CUDA 13's NVRTC in this process (libnvrtc.so.13, loaded on first use): -std=c++20 -arch=sm_90 -default-device, include
 //          paths gpu/props/rtc_include (the std headers, tilesim_rtc_std.hpp), the repository root and
 //          libcu++ (<cuda>/include/cccl), ptxas at -O3 with -v. Thread-safe: a batch compiles on every core.
 //   nvcc   nvcc -std=c++20 -O3 -arch=sm_90 -cubin -Xptxas -v as a subprocess (the way gpu/kernels.cu is built).
