@@ -1,4 +1,5 @@
-// tilesim/gpu/props/props_command.cpp: `tilesim-gpu props` and `props-pass` (props_command.hpp).
+// tilesim/gpu/props/props_command.cpp: the steps of `tilesim-gpu props` (props_internal.hpp): options, progress,
+// compiling, one case on both sides, the profiler and sanitizer passes over props-pass, case files.
 #include "gpu/props/props_command.hpp"
 
 #include <unistd.h>
@@ -45,6 +46,7 @@ void progress(const char* phase, std::size_t done, std::size_t total) {
 }
 
 namespace {
+// Case `index`'s input seed: splitmix64 of the run's seed, as crosscheck's point_seed.
 std::uint64_t input_seed(std::uint64_t seed, std::size_t index) {
   std::uint64_t z = seed + 0x9E3779B97F4A7C15ull * (index + 1);  // splitmix64, as crosscheck's point_seed
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -119,6 +121,7 @@ case_record run_case(int index, const props_case& device_case, const compiled_ke
   return r;
 }
 
+// The cases as a JSON array in a fresh temporary folder; returns the file's path.
 std::string write_cases_file(const std::vector<props_case>& cases) {
   char dir[] = "/tmp/tilesim-props-XXXXXX";
   if (!mkdtemp(dir)) throw std::runtime_error("cannot make a temporary directory");
@@ -129,6 +132,7 @@ std::string write_cases_file(const std::vector<props_case>& cases) {
   return path;
 }
 
+// props-pass's arguments for `cases_file`, with this run's cache, root and compiler.
 std::string pass_args(const std::string& cases_file, const options& o) {
   return " props-pass --cases-file " + cases_file + " --cache " + o.rtc.cache + " --root " + o.rtc.root +
          " --compiler " + (o.rtc.backend == rtc_backend::nvcc ? "nvcc" : "nvrtc");
@@ -171,6 +175,7 @@ std::string sanitize(const std::vector<props_case>& cases, const options& o, con
   return "status " + std::to_string(status) + ": " + (at == std::string::npos ? text.substr(0, 400) : text.substr(at, 200));
 }
 
+// The case(s) of a JSON file: an array of cases, one case, or a report row {"case": ...}; usage_error if bad.
 std::vector<props_case> read_cases_file(const std::string& path) {
   std::ifstream f(path);
   if (!f) throw usage_error("cannot read --cases-file " + path);
@@ -191,6 +196,7 @@ std::vector<props_case> read_cases_file(const std::string& path) {
   return cases;
 }
 
+// The options of props (pass: of props-pass); usage_error (exit 2) for a bad or unknown one.
 options parse(std::vector<std::string>& args, bool pass) {
   options o;
   o.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));

@@ -7,11 +7,15 @@
 //   * maps the few std names the device path uses to libcu++: `namespace std { using namespace cuda::std; }`
 //     after <cuda/std/{cstddef,cstdint,utility,type_traits,concepts,tuple}> (std::move, std::forward and
 //     std::initializer_list are NVRTC builtins, found first by qualified lookup);
-//   * declares, without defining, what only host functions mention: std::string, std::to_string,
-//     std::runtime_error, std::invalid_argument, printf. NVRTC parses host functions but never generates them,
-//     so a declaration is all they need; a device function that used one would fail to link (no definition),
-//     which is the point: the device path must not.
-//   * declares the slice of the CUDA runtime API that gpu/hip_runtime.hpp's host-only forwards name.
+//   * declares, without defining, what only host-side text mentions: std::string, std::to_string,
+//     std::runtime_error, std::invalid_argument (cpp(), error messages). Under -default-device NVRTC treats
+//     every unannotated function as a device function and generates only those a kernel calls, so a
+//     declaration is all these need; a kernel that called one would fail to compile (no definition), which is
+//     the point: the device path must not.
+//   * spells three GCC builtins NVRTC lacks (__builtin_nanf, __builtin_inff, __builtin_memcpy) through libcu++
+//     and CUDA's device memcpy.
+// rtc_include/gpu/hip_runtime.hpp stands in for the host runtime layer gpu/device_context.hpp includes (it comes
+// first on the include path, so device_context.hpp's "gpu/hip_runtime.hpp" finds it).
 // nvcc and the host compilers never see this folder: their behaviour is unchanged.
 //
 // WORKED EXAMPLE. spec/constant.hpp's `#include <utility>` opens rtc_include/utility, which includes this file;
