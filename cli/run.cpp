@@ -125,7 +125,12 @@ int run_gemm_command(std::vector<std::string> args, bool json, const std::option
   sim::launch l{};
   const sim::simulation s = run_or_usage_error("run gemm", [&] {
     l = programs::gemm_launch(p, static_cast<int>(o.integer("threads")), arch.wave_size);
-    const sim::simulate_options so = simulate_options_for(h, l.grid, registers);
+    // For --sample: a block tile in the first or last block row (+1) or column (+2) is an edge tile.
+    const index_t rows = p.m / p.m_per_block, cols = p.n / p.n_per_block;
+    const sim::simulate_options so = simulate_options_for(h, l.grid, registers, [rows, cols](int b) {
+      const index_t r = b / cols, c = b % cols;
+      return (r == 0 || r == rows - 1 ? 1 : 0) + (c == 0 || c == cols - 1 ? 2 : 0);
+    });
     sim::global_memory mem;  // programs::run_gemm's buffers
     p.a = mem.add<float>("a", a);
     p.b = mem.add<float>("b", b);
@@ -146,7 +151,7 @@ int run_gemm_command(std::vector<std::string> args, bool json, const std::option
 
 std::string run_help() {
   std::string s =
-      "usage: tilesim run copy|gemm [--option VALUE]... [--jobs N] [--workgroups A:B] [--json] [--svg FILE]\n"
+      "usage: tilesim run copy|gemm [--option VALUE]... [--jobs N] [--workgroups A:B | --sample K] [--json] [--svg FILE]\n"
       "\n"
       "Runs a built-in tile program for every lane of every wave on the simulator, checks its result, and\n"
       "prices each program instruction on the arch's models (LDS banks: wavefronts = serialized passes,\n"
@@ -222,7 +227,9 @@ int run_program_command(const std::vector<std::string>& all) {
   l.wave_size = arch.wave_size;
   const int registers = static_cast<int>(o.integer("registers"));
   const std::int64_t bytes = o.integer("elem-bytes");
-  const sim::simulate_options so = simulate_options_for(h, l.grid, registers);
+  // For --sample: the first and the last workgroup are edges of the copied rows.
+  const sim::simulate_options so =
+      simulate_options_for(h, l.grid, registers, [last = l.grid - 1](int b) { return b == 0 ? 1 : b == last ? 2 : 0; });
   const bool whole = !h.workgroups;
   result_check check;
   const sim::simulation s = run_or_usage_error("run copy", [&] {

@@ -258,3 +258,32 @@ TEST_CASE("run --progress leaves stdout as it was and writes nothing but progres
   CHECK(shown.out == plain.out);
   for (const std::string& l : lines(shown.err)) CHECK(l.rfind("tilesim run: [", 0) == 0);  // only after a second
 }
+
+TEST_CASE("run --sample K prices some SM sets of every behaviour and extrapolates the grid; counts exact for the GEMM") {
+  // The GEMM's tiles issue the same instructions wherever they lie, so the extrapolated counts equal the full
+  // run's (with no error), while only the sampled workgroups were simulated and checked.
+  const std::vector<std::string> base = {"run", "gemm", "--m", "512", "--n", "256", "--k", "32", "--arch", "sm90"};
+  std::vector<std::string> sampled = base;
+  sampled.insert(sampled.end(), {"--sample", "12"});
+  const result full = run_tilesim(base), s = run_tilesim(sampled);
+  CHECK(s.code == 0);
+  CHECK(s.out.find("result: C == host reference on the ") != std::string::npos);
+  CHECK(s.out.find("sample: ") != std::string::npos);
+  CHECK(s.out.find("95 % error: LDS wavefronts +- 0, global sectors +- 0") != std::string::npos);
+  auto totals = [](const result& r) {
+    for (const std::string& l : lines(r.out))
+      if (l.rfind("totals: ", 0) == 0) return l.substr(0, l.find("; predicted"));
+    return std::string();
+  };
+  CHECK(totals(s) == totals(full));
+  sampled.push_back("--json");
+  const result j = run_tilesim(sampled);
+  CHECK(j.out.find("\"schema\": \"tilesim.program-sample/1\"") != std::string::npos);
+  for (const auto& [args, message] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"run", "copy", "--sample", "0"}, "option --sample must be >= 1 (got 0)"},
+           {{"run", "copy", "--workgroups", "0:1", "--sample", "3"}, "option --sample: not with --workgroups"}}) {
+    const result r = run_tilesim(args);
+    CHECK(r.code == 2);
+    CHECK(r.err.find(message) != std::string::npos);
+  }
+}

@@ -24,7 +24,8 @@ std::string percent(double fraction) {
   return buf;
 }
 
-// One line: the unit busy most of the time, or what the waves wait for when none is.
+}  // namespace
+
 std::string bottleneck_verdict(const program_report& r) {
   const std::pair<double, std::string> units[] = {
       {r.issue_busy, "issue-bound: the busiest scheduler issues " + percent(r.issue_busy) + " of the cycles"},
@@ -58,8 +59,6 @@ std::string bottleneck_verdict(const program_report& r) {
   return "latency-bound: no unit is busy more than " + percent(busiest->first) + " of the cycles; " +
          percent(most->first / all) + " of the waves' time goes to " + most->second;
 }
-
-}  // namespace
 
 residency plan_residency(const arch_table& arch, int grid_size, int block, std::size_t lds, int registers_per_thread) {
   const occupancy_limits& o = arch.occupancy;

@@ -100,6 +100,9 @@ report_part price_set(const arch_table& arch, const residency& res, long long se
 void add_workgroup_findings(report_part& part, const workgroup_record& wg, const diagnostic_counts& found);
 
 struct program_report;
+// One line: the unit busy most of the time (60 % or more), or what the waves wait for when none is.
+std::string bottleneck_verdict(const program_report& r);
+
 // The report of a whole grid from the merged parts of all its sets: rows in the order of first issue, means per
 // instance, the median workgroup, the verdict; then every workgroup's findings (max_reports per kind in block
 // order) and `grid_races` (already listed within the cap), counting part.found.

@@ -25,8 +25,8 @@ namespace {
 class set_collector {
  public:
   set_collector(const arch_table& arch, const residency& res, const std::vector<std::vector<int>>& sets,
-                const std::vector<char>& selected, int grid, int max_reports)
-      : arch_(arch), res_(res), max_reports_(max_reports), set_of_(static_cast<std::size_t>(grid), -1),
+                const std::vector<char>& selected, int grid, int max_reports, bool keep_each)
+      : arch_(arch), res_(res), max_reports_(max_reports), keep_each_(keep_each), set_of_(static_cast<std::size_t>(grid), -1),
         slot_of_(static_cast<std::size_t>(grid), 0), pending_(sets.size()), missing_(sets.size(), 0) {
     for (std::size_t s = 0; s < sets.size(); ++s) {
       if (!selected[s]) continue;
@@ -60,8 +60,17 @@ class set_collector {
     for (const auto& item : items) add_workgroup_findings(part, item->record, item->found);
     items.clear();
     std::lock_guard<std::mutex> lock(m_);
-    total_.merge(std::move(part), max_reports_);
+    if (keep_each_) {
+      each_.push_back(std::move(part));
+      each_set_.push_back(s);
+    } else {
+      total_.merge(std::move(part), max_reports_);
+    }
   }
+
+  // With keep_each: every set's own part, and its set index.
+  std::vector<report_part>& each() { return each_; }
+  const std::vector<long long>& each_set() const { return each_set_; }
 
   std::size_t max_lds() const { return max_lds_; }
   report_part take() { return std::move(total_); }
@@ -70,6 +79,9 @@ class set_collector {
   const arch_table& arch_;
   residency res_;
   int max_reports_;
+  bool keep_each_;  // keep every set's part apart (a sample's variance needs them)
+  std::vector<report_part> each_;
+  std::vector<long long> each_set_;
   std::vector<long long> set_of_;    // per block: its set, -1 when not priced in this pass
   std::vector<std::size_t> slot_of_;  // per block: its place in its set
   std::vector<std::vector<std::optional<finished_workgroup>>> pending_;
@@ -92,6 +104,8 @@ simulation simulate_program(const arch_table& arch, const launch& config, global
   if (!program.call) throw run_error(run_error::reason::bad_launch, -1, {}, "tilesim: launch: no program");
   const long long grid = config.grid;
   const long long last = options.last < 0 ? grid : options.last;
+  if (options.sample > 0 && (options.first != 0 || last != grid))
+    throw std::invalid_argument("simulate: a sample prices the whole grid's behaviours; it cannot be a slice");
   if (options.first < 0 || options.first >= last || last > grid)
     throw std::invalid_argument("simulate: the slice [" + std::to_string(options.first) + ", " + std::to_string(last) +
                                 ") must be a non-empty part of the grid's workgroups [0, " + std::to_string(grid) + ")");
@@ -103,6 +117,7 @@ simulation simulate_program(const arch_table& arch, const launch& config, global
   std::optional<std::size_t> lds_hint;   // unknown until workgroup 0 ran
   std::optional<byte_ranges> racing;     // bytes whose touches a rerun keeps
   simulation out;
+  long long grid_found = 0;  // races between workgroups, listed or not
   for (int pass = 1;; ++pass) {
     if (pass > 1) memory = *initial;
     stream_options so;
@@ -129,10 +144,12 @@ simulation simulate_program(const arch_table& arch, const launch& config, global
     const residency res = plan_residency(arch, config.grid, config.block, *lds_hint, options.registers_per_thread);
     const std::vector<std::vector<int>> sets = plan_sets(arch, config.grid, res);
     std::vector<char> selected(sets.size(), 0);
+    std::optional<sample_plan> sampled;
+    if (options.sample > 0 && options.sample < grid) sampled = choose_sample(sets, options.sample, options.behaviour);
     std::vector<int> order;
     long long position = 0, chosen = 0;
     for (std::size_t s = 0; s < sets.size(); ++s) {
-      if (position >= options.first && position < last) {
+      if (sampled ? sampled->selected[s] != 0 : position >= options.first && position < last) {
         selected[s] = 1;
         ++chosen;
         for (int b : sets[s])
@@ -140,7 +157,7 @@ simulation simulate_program(const arch_table& arch, const launch& config, global
       }
       position += static_cast<long long>(sets[s].size());
     }
-    set_collector collector(arch, res, sets, selected, config.grid, config.max_reports);
+    set_collector collector(arch, res, sets, selected, config.grid, config.max_reports, sampled.has_value());
     if (first_run) collector.finished(std::move(*first_run));
     const bool priced_first = !sets.empty() && selected[0];
     pass_total = done_before + static_cast<long long>(order.size());
@@ -169,7 +186,15 @@ simulation simulate_program(const arch_table& arch, const launch& config, global
       continue;
     }
 
-    out.part = collector.take();
+    if (sampled) {  // the sets' parts one by one to the extrapolation, and merged for the findings below
+      sample_summary summary;
+      out.report = extrapolate(arch, res, *sampled, collector.each(), collector.each_set(), config.grid,
+                               config.max_reports, summary);
+      out.sample = summary;
+      for (report_part& p : collector.each()) out.part.merge(std::move(p), config.max_reports);
+    } else {
+      out.part = collector.take();
+    }
     out.res = res;
     out.max_lds_bytes = max_lds;
     out.touches = std::move(sr.touches);
@@ -191,6 +216,7 @@ simulation simulate_program(const arch_table& arch, const launch& config, global
       for (race& r : find_races(std::move(sr.kept_touches), race_scope::across_workgroups,
                                 global_naming(sr.labels, config.wave_size, memory))) {
         ++out.part.found.races;
+        ++grid_found;
         if (listed < static_cast<std::size_t>(config.max_reports)) {
           ++listed;
           out.grid_races.push_back(std::move(r));
@@ -200,8 +226,13 @@ simulation simulate_program(const arch_table& arch, const launch& config, global
     break;
   }
   out.memory = std::move(memory);
-  report_part copy = out.part;
-  out.report = finish_report(arch, out.res, std::move(copy), out.grid_races, config.max_reports);
+  if (!out.sample) {
+    report_part copy = out.part;
+    out.report = finish_report(arch, out.res, std::move(copy), out.grid_races, config.max_reports);
+  } else {
+    for (const race& r : out.grid_races) out.report.findings.push_back(describe(r));
+    out.report.finding_count += grid_found;
+  }
   return out;
 }
 

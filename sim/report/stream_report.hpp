@@ -16,6 +16,9 @@
 // order, keeping the global touches of the racing bytes only; they give the race records (threads, labels,
 // intervals) run() would give, and a memory that does not depend on the number of threads.
 //
+// SAMPLES. options.sample = K prices about K workgroups, whole sets of every behaviour (sample_report.hpp), and
+// the report is the grid's extrapolated from them; `sample` then says how many and how precise.
+//
 // SLICES (sharding). options.first / options.last select positions [first, last) of the run order (the sets
 // in pricing order, each set's workgroups in block order); a set belongs to the slice holding its first
 // workgroup, so slices never split a set. A slice prices its sets into `part`; stream_merge.hpp writes it as a
@@ -34,6 +37,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -42,6 +46,7 @@
 #include "sim/engine/grid_touches.hpp"
 #include "sim/report/program_report.hpp"
 #include "sim/report/report_part.hpp"
+#include "sim/report/sample_report.hpp"
 
 namespace tilesim::sim {
 
@@ -49,6 +54,8 @@ struct simulate_options {
   int jobs = 0;                  // worker threads; 0: one per core (std::thread::hardware_concurrency)
   int registers_per_thread = 0;  // for the occupancy limit (0: unknown)
   long long first = 0, last = -1;  // positions of the run order to price (-1: to the end)
+  long long sample = 0;             // > 0: price about this many workgroups, every behaviour, and extrapolate
+  std::function<int(int block)> behaviour = {};  // a workgroup's class for the sample (empty: all alike)
   std::function<void(long long done, long long total)> progress = {};  // on the calling thread
 };
 
@@ -64,6 +71,7 @@ struct simulation {
   std::vector<long long> set_indices;  // sets priced (indices into plan_sets), ascending
   long long sets = 0, total_sets = 0;  // sets priced, sets in the grid
   int runs = 1;                     // passes over the grid (see THE ORDER above)
+  std::optional<sample_summary> sample;  // set when the report was extrapolated from a sample
   bool clean() const {
     const diagnostic_counts& f = part.found;
     return f.races == 0 && f.bounds_errors == 0 && f.misaligned == 0 && f.barrier_mismatches == 0;

@@ -2,6 +2,7 @@
 // price, and computes the same memory.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -206,4 +207,56 @@ TEST_CASE("json reader: values, escapes and exact numbers come back; malformed t
   CHECK_THROWS_WITH_AS(parse_json("[1] 2"), "JSON: text after the value at byte 4", std::invalid_argument);
   CHECK_THROWS_WITH_AS(parse_json("{\"a\": 1, \"a\": 2}"), "JSON: member 'a' given twice at byte 12", std::invalid_argument);
   CHECK_THROWS_AS(parse_json("01"), std::invalid_argument);
+}
+
+TEST_CASE("stream: a sample of SM sets estimates the grid: exact counts where sets of a behaviour are alike") {
+  // 320 x 256 on 6 CUs: 20 workgroups in 2 sets of 4 (CUs 0, 1) and 4 sets of 3 (CUs 2-5), two behaviours. The
+  // law: a behaviour whose sets price alike is estimated exactly (the GEMM tiles' counts do not depend on the
+  // tile), with no error; the cycles estimate lies near the full run's.
+  const arch_table six = small_arch("gfx942", 6);
+  gemm_case g = gemm(320, 256, 64, 64);
+  auto program = [&](thread_context& ctx) { programs::gemm_tile(ctx, g.p); };
+  const simulation full = simulate(six, g.l, g.memory, program, {.jobs = 2});
+  simulate_options o;
+  o.jobs = 2;
+  o.sample = 8;
+  const simulation s = simulate(six, g.l, g.memory, program, o);
+  REQUIRE(s.sample.has_value());
+  CHECK(s.sample->grid == 20);
+  CHECK(s.sample->workgroups == 14);  // 2 sets of each behaviour
+  CHECK(s.sample->behaviours == 2);
+  CHECK(s.report.workgroups == 20);
+  CHECK(s.report.wavefronts == full.report.wavefronts);
+  CHECK(s.report.sectors == full.report.sectors);
+  CHECK(s.sample->wavefronts_error == 0);
+  CHECK(s.sample->sectors_error == 0);
+  REQUIRE(s.report.instructions.size() == full.report.instructions.size());
+  for (std::size_t i = 0; i < s.report.instructions.size(); ++i) {
+    CHECK(s.report.instructions[i].label == full.report.instructions[i].label);
+    CHECK(s.report.instructions[i].instances == full.report.instructions[i].instances);
+  }
+  CHECK(std::abs(s.report.cycles_per_workgroup - full.report.cycles_per_workgroup) <=
+        s.sample->cycles_error + 0.05 * full.report.cycles_per_workgroup);
+  const std::string json = to_json(s.report, *s.sample);
+  CHECK(json.find("\"schema\": \"tilesim.program-sample/1\"") != std::string::npos);
+  CHECK(json.find("\"sample\": {\"workgroups\": 14") != std::string::npos);
+  o.sample = 100;  // at least the grid: the full run
+  CHECK(to_json(simulate(six, g.l, g.memory, program, o).report) == to_json(full.report));
+}
+
+TEST_CASE("stream: choose_sample covers every behaviour, spreads each one's sets and keeps to the budget") {
+  // 12 sets: sizes 4 (sets 0-3) and 3 (4-11); classes split the sets of 3 by their first block's parity.
+  std::vector<std::vector<int>> sets;
+  for (int s = 0; s < 4; ++s) sets.push_back({4 * s, 4 * s + 1, 4 * s + 2, 4 * s + 3});
+  for (int s = 0; s < 8; ++s) sets.push_back({16 + 3 * s, 17 + 3 * s, 18 + 3 * s});
+  const sample_plan alike = choose_sample(sets, 12, {});
+  CHECK(alike.sets_in == std::vector<long long>{4, 8});
+  CHECK(alike.chosen_in == std::vector<long long>{2, 2});  // 2 of each (14 workgroups: the minimum beats K)
+  CHECK(alike.selected == std::vector<char>{0, 1, 0, 1, 0, 0, 1, 0, 0, 0, 1, 0});  // spread: 2nd and 4th of 4, 3rd and 7th of 8
+  const sample_plan classes = choose_sample(sets, 30, [](int b) { return b >= 16 && (b - 16) / 3 % 2; });
+  CHECK(classes.sets_in == std::vector<long long>{4, 4, 4});
+  CHECK(classes.workgroups <= 30 + 8);
+  for (long long n : classes.chosen_in) CHECK(n >= 2);
+  const sample_plan all = choose_sample(sets, 40, {});
+  CHECK(all.chosen_in == all.sets_in);
 }
