@@ -77,7 +77,7 @@ sim::simulation run_typed(const sim::arch_table& arch, const sim::launch& l, pro
 std::vector<float> reference_gemm(const programs::gemm_params& p, const std::vector<float>& a, const std::vector<float>& b,
                                   int jobs) {
   std::vector<float> c(static_cast<std::size_t>(p.m * p.n));
-  const index_t workers = std::clamp<index_t>(jobs > 0 ? jobs : std::max(1u, std::thread::hardware_concurrency()), 1, p.m);
+  const index_t workers = std::clamp<index_t>(jobs > 0 ? jobs : sim::usable_cores(), 1, p.m);
   {
     std::vector<std::jthread> threads;
     for (index_t w = 0; w < workers; ++w)

@@ -123,10 +123,12 @@ program_report extrapolate(const arch_table& arch, const residency& res, const s
     }
     wavefronts[h].push_back(wf);
     sectors[h].push_back(sc);
+    double set_cycles = 0;  // the set's mean workgroup: sets, not workgroups, are what the sample draws
     for (double c : parts[i].workgroup_cycles) {
-      cycles[h].push_back(c);
+      set_cycles += c;
       weighted.emplace_back(c, w);
     }
+    if (!parts[i].workgroup_cycles.empty()) cycles[h].push_back(set_cycles / static_cast<double>(parts[i].workgroup_cycles.size()));
     report_part copy = parts[i];
     merged.merge(std::move(copy), max_reports);
   }
@@ -186,12 +188,12 @@ program_report extrapolate(const arch_table& arch, const residency& res, const s
     const double fpc = 1 - small / big;
     var_wf += big * big * fpc * variance(wavefronts[h]) / small;
     var_sc += big * big * fpc * variance(sectors[h]) / small;
-    const double m = static_cast<double>(cycles[h].size()), all_m = m * big / small;  // workgroups sampled, in stratum
-    if (m > 0) {
-      const double share = all_m / std::max(1, grid);  // the stratum's share of the grid's workgroups
-      var_mean += share * share * (1 - m / all_m) * variance(cycles[h]) / m;
-    }
-    summary.workgroups += static_cast<long long>(m);
+    long long m = 0;  // workgroups sampled in the stratum
+    for (std::size_t i = 0; i < parts.size(); ++i)
+      if (plan.stratum[static_cast<std::size_t>(part_set[i])] == static_cast<int>(h)) m += static_cast<long long>(parts[i].workgroup_cycles.size());
+    const double share = static_cast<double>(m) * big / small / std::max(1, grid);  // its share of the grid's workgroups
+    var_mean += share * share * fpc * variance(cycles[h]) / small;  // the mean over its sets' means
+    summary.workgroups += m;
   }
   summary.wavefronts_error = 1.96 * std::sqrt(var_wf);
   summary.sectors_error = 1.96 * std::sqrt(var_sc);

@@ -1,6 +1,8 @@
 // tilesim/sim/report/stream_report.cpp: the streamed run: plan, passes, sets priced as they complete, reruns.
 #include "sim/report/stream_report.hpp"
 
+#include <sched.h>
+
 #include <algorithm>
 #include <mutex>
 #include <optional>
@@ -10,6 +12,12 @@
 #include "sim/engine/stream.hpp"
 
 namespace tilesim::sim {
+
+int usable_cores() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(1, CPU_COUNT(&set));
+  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
 
 std::vector<int> run_order(const std::vector<std::vector<int>>& sets) {
   std::vector<int> order;
@@ -109,8 +117,7 @@ simulation simulate_program(const arch_table& arch, const launch& config, global
   if (options.first < 0 || options.first >= last || last > grid)
     throw std::invalid_argument("simulate: the slice [" + std::to_string(options.first) + ", " + std::to_string(last) +
                                 ") must be a non-empty part of the grid's workgroups [0, " + std::to_string(grid) + ")");
-  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  int jobs = options.jobs > 0 ? options.jobs : cores;
+  int jobs = options.jobs > 0 ? options.jobs : usable_cores();
 
   std::optional<global_memory> initial;  // for a second pass
   if (grid > 1) initial = memory;

@@ -51,7 +51,7 @@
 namespace tilesim::sim {
 
 struct simulate_options {
-  int jobs = 0;                  // worker threads; 0: one per core (std::thread::hardware_concurrency)
+  int jobs = 0;                  // worker threads; 0: one per usable core (usable_cores())
   int registers_per_thread = 0;  // for the occupancy limit (0: unknown)
   long long first = 0, last = -1;  // positions of the run order to price (-1: to the end)
   long long sample = 0;             // > 0: price about this many workgroups, every behaviour, and extrapolate
@@ -94,6 +94,9 @@ simulation simulate(const arch_table& arch, const launch& config, global_memory 
                           [](void* object, thread_context& ctx) { (*static_cast<P*>(object))(ctx); }};
   return detail::simulate_program(arch, config, std::move(memory), ref, options);
 }
+
+// The cores this process may run on (its CPU affinity: `taskset -c 0,1` gives 2), at least 1.
+int usable_cores();
 
 // The run order of a plan: its sets one after another.
 std::vector<int> run_order(const std::vector<std::vector<int>>& sets);
