@@ -73,7 +73,9 @@ sim::simulation run_typed(const sim::arch_table& arch, const sim::launch& l, pro
   return s;
 }
 
-// programs::reference_gemm's loop (the same sums in the same order: the same floats), its rows on `jobs` threads.
+// programs::reference_gemm's products, its rows on `jobs` threads and each dot product in four running sums:
+// gemm_input's operands are integers in [-2, 2], so every partial sum is an exact integer in any order and C is
+// bit for bit reference_gemm's (its header says why).
 std::vector<float> reference_gemm(const programs::gemm_params& p, const std::vector<float>& a, const std::vector<float>& b,
                                   int jobs) {
   std::vector<float> c(static_cast<std::size_t>(p.m * p.n));
@@ -84,10 +86,14 @@ std::vector<float> reference_gemm(const programs::gemm_params& p, const std::vec
       threads.emplace_back([&, w] {
         for (index_t i = w; i < p.m; i += workers)
           for (index_t j = 0; j < p.n; ++j) {
-            double sum = 0;
-            for (index_t kk = 0; kk < p.k; ++kk)
-              sum += static_cast<double>(a[static_cast<std::size_t>(i * p.k + kk)]) * b[static_cast<std::size_t>(j * p.k + kk)];
-            c[static_cast<std::size_t>(i * p.n + j)] = static_cast<float>(sum);
+            const float* x = a.data() + i * p.k;
+            const float* y = b.data() + j * p.k;
+            double s[4] = {0, 0, 0, 0};
+            index_t kk = 0;
+            for (; kk + 4 <= p.k; kk += 4)
+              for (int u = 0; u < 4; ++u) s[u] += static_cast<double>(x[kk + u]) * y[kk + u];
+            for (; kk < p.k; ++kk) s[0] += static_cast<double>(x[kk]) * y[kk];
+            c[static_cast<std::size_t>(i * p.n + j)] = static_cast<float>((s[0] + s[1]) + (s[2] + s[3]));
           }
       });
   }
