@@ -27,4 +27,12 @@ __global__ void mma_tile_kernel(kernel_args a) {
   run_program(a, [&](device_context& ctx) { programs::mma_tile(ctx, programs::mma_tile_params{}); });
 }
 
+__global__ void mma_tile_bf16_kernel(kernel_args a) {
+  run_program(a, [&](device_context& ctx) {
+    programs::mma_tile_params p;
+    p.bf16 = true;
+    programs::mma_tile(ctx, p);
+  });
+}
+
 }  // namespace tilesim::gpu

@@ -229,6 +229,25 @@ class device_context {
     return d;
   }
 
+  // The same with bfloat16 A and B: one mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32; NVIDIA only.
+  template <int Unused = 0>
+  __device__ __forceinline__ mma_m16n8k16_c mma_bf16(const mma_m16n8k16_a& a, const mma_m16n8k16_b& b,
+                                                      const mma_m16n8k16_c& c) const {
+    mma_m16n8k16_c d;
+#if defined(__HIPCC__)
+    static_assert(Unused != 0, "mma.sync is an NVIDIA instruction; AMD's matrix cores are MFMA");
+    (void)a, (void)b, (void)c;
+#else
+    asm volatile(
+        "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+        "{%10, %11, %12, %13};"
+        : "=f"(d.r[0]), "=f"(d.r[1]), "=f"(d.r[2]), "=f"(d.r[3])
+        : "r"(a.r[0]), "r"(a.r[1]), "r"(a.r[2]), "r"(a.r[3]), "r"(b.r[0]), "r"(b.r[1]), "f"(c.r[0]), "f"(c.r[1]),
+          "f"(c.r[2]), "f"(c.r[3]));
+#endif
+    return d;
+  }
+
   // MFMA f16 (sim/engine/mfma.hpp): one v_mfma_f32_32x32x8_f16 / v_mfma_f32_16x16x16_f16; AMD only (templates, so
   // that a program using them fails to compile for NVIDIA only when it is instantiated there).
   template <int Unused = 0>

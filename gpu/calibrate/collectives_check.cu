@@ -1,7 +1,7 @@
 // tilesim/gpu/calibrate/collectives_check.cu: the warp collectives' semantics on real hardware.
 //
 // WHAT IT IS. Runs gpu/collectives_probe.cu's kernels (sim/programs/warp_scan.hpp: xor/up/index/down shuffles;
-// sim/programs/ldmatrix_read.hpp: ldmatrix .x4 and .x4.trans; sim/programs/mma_tile.hpp: mma.sync m16n8k16)
+// sim/programs/ldmatrix_read.hpp: ldmatrix .x4 and .x4.trans; sim/programs/mma_tile.hpp: mma.sync m16n8k16, fp16 and bf16)
 // on the GPU and compares every output word with
 // what the simulator's rules give (shuffle_source in sim/engine/shuffle.hpp, ldmatrix_source in
 // sim/engine/ldmatrix.hpp; the fragment positions of sim/engine/mma.hpp), computed here on the host from the same inputs. The simulator's own tests hold the
@@ -123,9 +123,11 @@ void check_ldmatrix(bool trans) {
   std::printf("ldmatrix%s: %d tiles checked\n", trans ? " .trans" : "", grid);
 }
 
-// mma_tile: D = A * B + C with integer-valued fp16 inputs (exact in fp32), against the rules' positions.
-void check_mma() {
+// mma_tile: D = A * B + C with integer-valued fp16 inputs (exact in fp32), against the rules' positions; with
+// bf16, integers times powers of two up to 2^20 (exact in bfloat16, beyond fp16's range: the bf16 reading shows).
+void check_mma(bool bf16) {
   const int grid = 3;
+  auto bf16_of = [](float v) { std::uint32_t u; std::memcpy(&u, &v, 4); return static_cast<std::uint16_t>(u >> 16); };
   auto half_of = [](int v) -> std::uint16_t {  // exact for |v| <= 2048
     if (v == 0) return 0;
     const std::uint16_t sign = v < 0 ? 0x8000 : 0;
@@ -137,9 +139,13 @@ void check_mma() {
   };
   std::vector<std::uint16_t> a(grid * 256), b(grid * 128);
   std::vector<float> c(grid * 128);
-  for (std::size_t k = 0; k < a.size(); ++k) a[k] = half_of(static_cast<int>(k * 7 % 9) - 4);
-  for (std::size_t k = 0; k < b.size(); ++k) b[k] = half_of(static_cast<int>(k * 5 % 7) - 3);
+  for (std::size_t k = 0; k < a.size(); ++k)
+    a[k] = bf16 ? bf16_of(static_cast<float>(static_cast<int>(k * 7 % 9) - 4) * (k % 5 == 0 ? 256.0f : 1.0f))
+                : half_of(static_cast<int>(k * 7 % 9) - 4);
+  for (std::size_t k = 0; k < b.size(); ++k)
+    b[k] = bf16 ? bf16_of(static_cast<float>(static_cast<int>(k * 5 % 7) - 3) * 0.25f) : half_of(static_cast<int>(k * 5 % 7) - 3);
   for (std::size_t k = 0; k < c.size(); ++k) c[k] = static_cast<float>(static_cast<int>(k % 11) - 5);
+  const auto value = bf16 ? bf16_to_float : half_to_float;
   std::uint16_t* d_a = upload(a);
   std::uint16_t* d_b = upload(b);
   float* d_c = upload(c);
@@ -149,7 +155,10 @@ void check_mma() {
   const index_t bytes[4] = {grid * 512, grid * 256, grid * 512, grid * 512};
   for (int k = 0; k < 4; ++k) args.pointer[k] = p[k], args.bytes[k] = bytes[k];
   args.slots = 4;
-  gpu::mma_tile_kernel<<<grid, 32>>>(args);
+  if (bf16)
+    gpu::mma_tile_bf16_kernel<<<grid, 32>>>(args);
+  else
+    gpu::mma_tile_kernel<<<grid, 32>>>(args);
   TILESIM_HIP_CHECK(hipGetLastError());
   TILESIM_HIP_CHECK(hipDeviceSynchronize());
   const std::vector<float> out = download(d_d, grid * 128);
@@ -160,17 +169,17 @@ void check_mma() {
         float want = c[static_cast<std::size_t>(blk * 128 + at.row * 8 + at.col)];
         for (int k = 0; k < 16; ++k) {
           // A (row, k) and B (k, col) through the rules: the lane and slot that hold them.
-          want += half_to_float(a[static_cast<std::size_t>(blk * 256 + at.row * 16 + k)]) *
-                  half_to_float(b[static_cast<std::size_t>(blk * 128 + at.col * 16 + k)]);
+          want += value(a[static_cast<std::size_t>(blk * 256 + at.row * 16 + k)]) *
+                  value(b[static_cast<std::size_t>(blk * 128 + at.col * 16 + k)]);
         }
         std::uint32_t got_bits, want_bits;
         const float got = out[static_cast<std::size_t>(blk * 128 + at.row * 8 + at.col)];
         std::memcpy(&got_bits, &got, 4);
         std::memcpy(&want_bits, &want, 4);
-        expect("mma m16n8k16", static_cast<std::size_t>(blk * 128 + at.row * 8 + at.col), got_bits, want_bits);
+        expect(bf16 ? "mma m16n8k16 bf16" : "mma m16n8k16", static_cast<std::size_t>(blk * 128 + at.row * 8 + at.col), got_bits, want_bits);
       }
   for (void* q : p) TILESIM_HIP_CHECK(hipFree(q));
-  std::printf("mma m16n8k16: %d tiles checked\n", grid);
+  std::printf("mma m16n8k16%s: %d tiles checked\n", bf16 ? " bf16" : "", grid);
 }
 
 }  // namespace
@@ -180,7 +189,8 @@ int main() {
     check_warp_scan();
     check_ldmatrix(false);
     check_ldmatrix(true);
-    check_mma();
+    check_mma(false);
+    check_mma(true);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "collectives_check: %s\n", e.what());
     return 2;

@@ -1,4 +1,4 @@
-// tilesim/sim/engine/mma.hpp: mma.sync m16n8k16 (fp16 A and B, fp32 C and D), sm90's warp-wide matrix multiply.
+// tilesim/sim/engine/mma.hpp: mma.sync m16n8k16 (fp16 or bf16 A and B, fp32 C and D), sm90's warp-wide multiply.
 //
 // DEFINITION (PTX ISA, "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"): the 32 lanes of a warp hold
 // D (16 x 8, fp32) = A (16 x 16, fp16) * B (16 x 8, fp16) + C (16 x 8, fp32) in registers, lane t in group
@@ -7,7 +7,8 @@
 //      a[2] = (g, 2q+8), (g, 2q+9); a[3] = (g+8, 2q+8), (g+8, 2q+9)             (row, column) of A
 //   B: 2 registers: b[0] = (2q, g), (2q+1, g); b[1] = (2q+8, g), (2q+9, g)        (k, n) of B
 //   C, D: 4 floats: c[0] = (g, 2q), c[1] = (g, 2q+1), c[2] = (g+8, 2q), c[3] = (g+8, 2q+1)
-// Programs call mma_m16n8k16(ctx, a, b, c) (program.hpp); the simulator waits for the whole wave, gathers the
+// The bf16 form (".f32.bf16.bf16.f32") has the same fragments with bfloat16 halves (the high 16 bits of an fp32).
+// Programs call mma_m16n8k16(ctx, a, b, c) or mma_m16n8k16_bf16 (program.hpp); the simulator waits for the whole wave, gathers the
 // three matrices and computes each D element as C + sum over k = 0..15 of A * B in fp32, k ascending (the
 // hardware's order is not documented: tests use inputs whose products and sums are exact in fp32, where every
 // order agrees); on a GPU it is one mma.sync (HMMA).
@@ -61,6 +62,9 @@ constexpr float half_to_float(std::uint16_t h) {
   }
   return sign ? -v : v;
 }
+
+// The value of bfloat16 bits, exactly (the high half of an fp32): bf16_to_float(0x3f80) == 1.0f.
+constexpr float bf16_to_float(std::uint16_t h) { return __builtin_bit_cast(float, std::uint32_t{h} << 16); }
 
 // The IEEE binary16 bits of an integer with |v| <= 2048 (exact): integer_to_half(1) == 0x3c00, (-2) == 0xc000.
 constexpr std::uint16_t integer_to_half(int v) {

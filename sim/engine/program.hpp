@@ -18,7 +18,7 @@
 //   shuffle_xor(ctx, v, mask)    a warp shuffle (also _index, _up, _down; shuffle.hpp): every lane of the wave
 //                                takes part; one SHFL / ds_bpermute on a GPU
 //   ldmatrix<4>(ctx, lds, off)   sm90's ldmatrix (ldmatrix.hpp): 8x8 b16 matrices into mma operand registers
-//   mma_m16n8k16(ctx, a, b, c)   sm90's mma.sync m16n8k16 fp16 -> fp32 (mma.hpp)
+//   mma_m16n8k16(ctx, a, b, c)   sm90's mma.sync m16n8k16 fp16 -> fp32 (mma.hpp); mma_m16n8k16_bf16: bf16 -> fp32
 //   mfma_32x32x8_f16(ctx, a, b, c), mfma_16x16x16_f16   gfx9's MFMA fp16 -> fp32 over a wave of 64 (mfma.hpp)
 // Buffers satisfy spec's element_buffer (size, load/store/add of one vector with a validity flag), so the
 // program builds tensor views and tile windows on them; load_element / store_element / add_element below
@@ -156,6 +156,13 @@ template <class Ctx>
 TILESIM_HOST_DEVICE mma_m16n8k16_c mma_m16n8k16(Ctx& ctx, const mma_m16n8k16_a& a, const mma_m16n8k16_b& b,
                                                const mma_m16n8k16_c& c) {
   return ctx.mma(a, b, c);
+}
+
+// The same with bfloat16 A and B (mma.sync ...f32.bf16.bf16.f32; same fragments).
+template <class Ctx>
+TILESIM_HOST_DEVICE mma_m16n8k16_c mma_m16n8k16_bf16(Ctx& ctx, const mma_m16n8k16_a& a, const mma_m16n8k16_b& b,
+                                                    const mma_m16n8k16_c& c) {
+  return ctx.mma_bf16(a, b, c);
 }
 
 // MFMA (gfx90a, gfx942, gfx950; mfma.hpp): D = A * B + C over the wave of 64, fp16 A and B, fp32 C and D.

@@ -111,7 +111,7 @@ TEST_CASE("lanes of one wave at different kinds of shuffle are an error naming t
     message = e.what();
   }
   CHECK(message == "tilesim: block 0 wave 0: divergent warp collective: threads 0-15 wait at a 4-byte xor shuffle, threads "
-                   "16-31 at another kind or width");
+                   "16-31 at another kind or width (thread 16: a 4-byte up shuffle)");
 }
 
 TEST_CASE("a partial last wave cannot read lanes that do not exist") {

@@ -35,9 +35,19 @@ std::uint64_t thread_context::exchange(shuffle_kind kind, std::uint64_t value, i
 }
 
 mma_m16n8k16_c thread_context::mma(const mma_m16n8k16_a& a, const mma_m16n8k16_b& b, const mma_m16n8k16_c& c) {
+  return exchange_mma(a, b, c, false);
+}
+
+mma_m16n8k16_c thread_context::mma_bf16(const mma_m16n8k16_a& a, const mma_m16n8k16_b& b, const mma_m16n8k16_c& c) {
+  return exchange_mma(a, b, c, true);
+}
+
+mma_m16n8k16_c thread_context::exchange_mma(const mma_m16n8k16_a& a, const mma_m16n8k16_b& b, const mma_m16n8k16_c& c,
+                                            bool bf16) {
   if (cancelled_) throw detail::fiber_cancelled{};
   shuffle_ = {};
   shuffle_.mma = true;
+  shuffle_.bf16 = bf16;
   for (int k = 0; k < 4; ++k) shuffle_.row[k] = a.r[k], shuffle_.c[k] = c.r[k];
   for (int k = 0; k < 2; ++k) shuffle_.b[k] = b.r[k];
   note_alu(static_cast<int>(alu_op::matrix), 1);

@@ -102,6 +102,8 @@ class thread_context : public access_recorder {
 
   // mma.sync m16n8k16 (mma.hpp): parks until the whole wave has arrived; returns this lane's part of D.
   mma_m16n8k16_c mma(const mma_m16n8k16_a& a, const mma_m16n8k16_b& b, const mma_m16n8k16_c& c);
+  // The same with bfloat16 A and B (mma.sync ...f32.bf16.bf16.f32).
+  mma_m16n8k16_c mma_bf16(const mma_m16n8k16_a& a, const mma_m16n8k16_b& b, const mma_m16n8k16_c& c);
   // MFMA f16 (mfma.hpp): parks until the whole wave of 64 has arrived; returns this lane's part of D.
   mfma_32x32x8_c mfma_32x32x8(const mfma_f16_operand& a, const mfma_f16_operand& b, const mfma_32x32x8_c& c);
   mfma_16x16x16_c mfma_16x16x16(const mfma_f16_operand& a, const mfma_f16_operand& b, const mfma_16x16x16_c& c);
@@ -136,12 +138,14 @@ class thread_context : public access_recorder {
     std::uint32_t row[4] = {};     // ldmatrix: this lane's row (8 x 16 bits)
     std::uint32_t words[16] = {};  // ldmatrix: the registers it receives; mma, MFMA: D's floats
     bool mma = false;              // an mma.sync m16n8k16: row = A's 4 registers, b = B's 2, c = C's 4 floats
+    bool bf16 = false;             // mma: A and B are bfloat16 (else fp16)
     mfma_shape mfma = mfma_shape::none;  // an MFMA: row = A's 2 registers, b = B's 2, c = C's 16 or 4 floats
     std::uint32_t b[2] = {};
     float c[16] = {};
   };
   std::uint64_t exchange(shuffle_kind kind, std::uint64_t value, index_t operand, int bytes);
   void collect_matrix(const std::uint32_t* row, int matrices, bool trans, std::uint32_t* out);
+  mma_m16n8k16_c exchange_mma(const mma_m16n8k16_a& a, const mma_m16n8k16_b& b, const mma_m16n8k16_c& c, bool bf16);
   void exchange_mfma(mfma_shape shape, const mfma_f16_operand& a, const mfma_f16_operand& b, const float* c, float* d);
   using name_function = std::string (*)();
 

@@ -189,7 +189,7 @@ class block_runner {
       std::vector<int> other_kind;
       for (int t : at) {
         const thread_context::shuffle_slot& s = thread(t).shuffle_;
-        if (s.kind != s0.kind || s.bytes != s0.bytes || s.matrices != s0.matrices || s.trans != s0.trans || s.mma != s0.mma ||
+        if (s.kind != s0.kind || s.bytes != s0.bytes || s.matrices != s0.matrices || s.trans != s0.trans || s.mma != s0.mma || s.bf16 != s0.bf16 ||
             s.mfma != s0.mfma)
           other_kind.push_back(t);
       }
@@ -230,17 +230,18 @@ class block_runner {
       }
       if (s0.mma) {  // D = A * B + C over the wave's registers (mma.hpp), fp32, k ascending
         float a[16][16], b[16][8], c[16][8];
+        const auto to_float = s0.bf16 ? bf16_to_float : half_to_float;
         for (int t = first; t < last; ++t) {
           const thread_context::shuffle_slot& s = thread(t).shuffle_;
           for (int reg = 0; reg < 4; ++reg)
             for (int half = 0; half < 2; ++half) {
               const matrix_position p = mma_a_position(t - first, reg, half);
-              a[p.row][p.col] = half_to_float(static_cast<std::uint16_t>(s.row[reg] >> (16 * half)));
+              a[p.row][p.col] = to_float(static_cast<std::uint16_t>(s.row[reg] >> (16 * half)));
             }
           for (int reg = 0; reg < 2; ++reg)
             for (int half = 0; half < 2; ++half) {
               const matrix_position p = mma_b_position(t - first, reg, half);
-              b[p.row][p.col] = half_to_float(static_cast<std::uint16_t>(s.b[reg] >> (16 * half)));
+              b[p.row][p.col] = to_float(static_cast<std::uint16_t>(s.b[reg] >> (16 * half)));
             }
           for (int reg = 0; reg < 4; ++reg) {
             const matrix_position p = mma_c_position(t - first, reg);
@@ -296,7 +297,7 @@ class block_runner {
 
   // "a 4-byte xor shuffle", "an ldmatrix .x4.trans".
   static std::string collective_name(const thread_context::shuffle_slot& s) {
-    if (s.mma) return "an mma.sync m16n8k16";
+    if (s.mma) return s.bf16 ? "an mma.sync m16n8k16 (bf16)" : "an mma.sync m16n8k16";
     if (s.mfma == mfma_shape::f32_32x32x8_f16) return "a v_mfma_f32_32x32x8_f16";
     if (s.mfma == mfma_shape::f32_16x16x16_f16) return "a v_mfma_f32_16x16x16_f16";
     if (s.matrices > 0) return "an ldmatrix .x" + std::to_string(s.matrices) + (s.trans ? ".trans" : "");
@@ -313,7 +314,8 @@ class block_runner {
       for (int t : at)
         if (std::find(other_kind.begin(), other_kind.end(), t) == other_kind.end()) same.push_back(t);
       message += id_ranges(same) + " wait at " + collective_name(s0) + ", threads " + id_ranges(other_kind) +
-                 " at another kind or width";
+                 " at another kind or width (thread " + std::to_string(other_kind.front()) + ": " +
+                 collective_name(thread(other_kind.front()).shuffle_) + ")";
     } else {
       std::vector<int> returned, barrier;
       for (int t : elsewhere)

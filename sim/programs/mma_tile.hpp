@@ -8,7 +8,7 @@
 // go back the same way ("D store").
 //
 // WORKED EXAMPLE. Lane 5 (g = 1, q = 1) loads A (1, 2..3), (9, 2..3), (1, 10..11), (9, 10..11), B (2..3, 1) and
-// (10..11, 1), C and D (1, 2..3) and (9, 2..3).
+// (10..11, 1), C and D (1, 2..3) and (9, 2..3). With bf16 the same loads carry bfloat16 bits.
 //
 // INVARIANTS: block == 32 == the wave size; sm90 only (mma.sync); the program touches nothing but the context and
 // spec/ (it compiles as a CUDA kernel body: gpu/collectives_probe.cu).
@@ -22,6 +22,7 @@ namespace tilesim::programs {
 
 struct mma_tile_params {
   int a = 0, b = 1, c = 2, d = 3;  // slots: A, B (uint16 fp16 bits), C, D (float); one 16 x 16 / 16 x 8 slice per block
+  bool bf16 = false;               // A and B hold bfloat16 bits: mma.sync's bf16 form
 };
 
 template <class Ctx>
@@ -54,7 +55,7 @@ TILESIM_HOST_DEVICE void mma_tile(Ctx& ctx, const mma_tile_params& p) {
     const matrix_position at = mma_c_position(lane, reg);
     load_vector<2>(c_in, blk * 128 + at.row * 8 + at.col, &c.r[reg], true);
   }
-  const mma_m16n8k16_c d = mma_m16n8k16(ctx, a, b, c);
+  const mma_m16n8k16_c d = p.bf16 ? mma_m16n8k16_bf16(ctx, a, b, c) : mma_m16n8k16(ctx, a, b, c);
   ctx.label("D store");
   for (int reg = 0; reg < 4; reg += 2) {
     const matrix_position at = mma_c_position(lane, reg);

@@ -95,3 +95,68 @@ TEST_CASE("an mma with some lanes missing is an error naming them") {
   CHECK(message == "tilesim: block 0 wave 0: divergent warp collective: threads 0-29 wait at an mma.sync m16n8k16, but "
                    "threads 30-31 returned (every lane of a wave must take part)");
 }
+
+namespace {
+// The bfloat16 bits of a float that has them exactly (its low 16 bits zero): bf16_of(1.5f) == 0x3fc0.
+std::uint16_t bf16_of(float v) { return static_cast<std::uint16_t>(__builtin_bit_cast(std::uint32_t, v) >> 16); }
+}  // namespace
+
+TEST_CASE("mma_tile bf16: D == A * B + C with bfloat16 A and B (the same fragments), 3 blocks; values beyond fp16's "
+          "range of exactness and the bit patterns show the bf16 reading, not the fp16 one") {
+  const int grid = 3;
+  std::vector<std::uint16_t> a(grid * 256), b(grid * 128);
+  std::vector<float> c(grid * 128);
+  // Small integers, some times 256, B's times 0.25: exact in bf16 (8-bit mantissa), and every product and sum of
+  // 16 is exact in fp32 (an H100 rounds inexact sums differently: sim/calibration/README.md).
+  for (std::size_t k = 0; k < a.size(); ++k) a[k] = bf16_of(static_cast<float>(static_cast<int>(k * 7 % 9) - 4) * (k % 5 == 0 ? 256.0f : 1.0f));
+  for (std::size_t k = 0; k < b.size(); ++k) b[k] = bf16_of(static_cast<float>(static_cast<int>(k * 5 % 7) - 3) * 0.25f);
+  for (std::size_t k = 0; k < c.size(); ++k) c[k] = static_cast<float>(static_cast<int>(k % 11) - 5);
+  CHECK(bf16_to_float(0x3f80) == 1.0f);
+  CHECK(bf16_to_float(bf16_of(-4.0f * 1048576.0f)) == -4194304.0f);
+  sim::global_memory mem;
+  mem.add<std::uint16_t>("A", a);
+  mem.add<std::uint16_t>("B", b);
+  mem.add<float>("C", c);
+  const int d = mem.add<float>("D", grid * 128, -1.0f);
+  programs::mma_tile_params p;
+  p.bf16 = true;
+  const sim::run_result r = sim::run(sim::launch{.grid = grid, .block = 32, .wave_size = 32}, std::move(mem),
+                                     [&](sim::thread_context& ctx) { programs::mma_tile(ctx, p); });
+  CHECK(r.clean());
+  const std::vector<float> out = r.memory.get<float>(d);
+  int differs_from_fp16_reading = 0;
+  for (int blk = 0; blk < grid; ++blk)
+    for (int i = 0; i < 16; ++i)
+      for (int n = 0; n < 8; ++n) {
+        float want = c[static_cast<std::size_t>(blk * 128 + i * 8 + n)], as_fp16 = want;
+        for (int k = 0; k < 16; ++k) {
+          const std::uint16_t x = a[static_cast<std::size_t>(blk * 256 + i * 16 + k)], y = b[static_cast<std::size_t>(blk * 128 + n * 16 + k)];
+          want += bf16_to_float(x) * bf16_to_float(y);
+          as_fp16 += half_to_float(x) * half_to_float(y);
+        }
+        CAPTURE(blk);
+        CAPTURE(i);
+        CAPTURE(n);
+        CHECK(out[static_cast<std::size_t>(blk * 128 + i * 8 + n)] == want);
+        differs_from_fp16_reading += out[static_cast<std::size_t>(blk * 128 + i * 8 + n)] != as_fp16;
+      }
+  CHECK(differs_from_fp16_reading > 300);  // the check can tell the two readings apart
+}
+
+TEST_CASE("an mma.sync whose lanes disagree on fp16 and bf16 is a divergent collective naming both groups") {
+  sim::global_memory mem;
+  mem.add<int>("x", 1, 0);
+  std::string message;
+  try {
+    (void)sim::run(sim::launch{.block = 32, .wave_size = 32}, std::move(mem), [](sim::thread_context& ctx) {
+      if (ctx.lane() < 16)
+        (void)mma_m16n8k16(ctx, {}, {}, {});
+      else
+        (void)mma_m16n8k16_bf16(ctx, {}, {}, {});
+    });
+  } catch (const sim::run_error& e) {
+    message = e.what();
+  }
+  CHECK(message.find("divergent warp collective") != std::string::npos);
+  CHECK(message.find("mma.sync m16n8k16 (bf16)") != std::string::npos);
+}
