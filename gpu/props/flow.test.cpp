@@ -5,6 +5,9 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <system_error>
+
+#include <unistd.h>
 
 #include "gpu/props/props_internal.hpp"
 
@@ -18,10 +21,19 @@ json_value read_json(const std::string& path) {
   return parse_json(s.str());
 }
 
+// This process's scratch folder (reports, module cache, replay files), removed when the process ends.
 std::string scratch(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / ("tilesim-props-flow-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  return (dir / name).string();
+  struct folder {
+    std::filesystem::path path =
+        std::filesystem::temp_directory_path() / ("tilesim-props-flow-" + std::to_string(::getpid()));
+    ~folder() {
+      std::error_code ignored;
+      std::filesystem::remove_all(path, ignored);
+    }
+  };
+  static const folder dir;
+  std::filesystem::create_directories(dir.path);
+  return (dir.path / name).string();
 }
 
 }  // namespace
