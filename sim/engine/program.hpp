@@ -24,15 +24,17 @@
 // program builds tensor views and tile windows on them; load_element / store_element / add_element below
 // are the scalar spelling. Parameters travel in a plain struct of numbers and enums (slots, not pointers).
 //
-// THE SAME SOURCE ON A GPU (the gpu/ issue). A HIP context implements the same members with no host-only
-// type: ids from threadIdx.x / blockIdx.x / blockDim.x / gridDim.x / warpSize; barrier() is __syncthreads();
-// label() does nothing; global<T>(slot) returns span_buffer<T>{static_cast<T*>(args.pointer[slot]),
-// args.count[slot]} from a kernel argument struct of pointers and counts; lds<T>(count) bumps an offset into
-// `extern __shared__ unsigned char smem[]` (aligned to 16 bytes, as here), which every thread computes alike.
-// A kernel is one line per program: `__global__ void copy_kernel(copy_params p, gpu_args a) { gpu_context
-// ctx(a); copy_tile<uint16_t>(ctx, p); }`. To keep that possible, a program uses no std::string, iostream,
-// heap, or exception of its own (spec's require() traps on the device), and nothing from sim/ except this
-// header; on the simulator, `ctx` is sim::thread_context and the buffers are sim::recording_buffer.
+// THE SAME SOURCE ON A GPU. gpu/device_context.hpp implements the same members with no host-only type: ids
+// from threadIdx.x / blockIdx.x / blockDim.x / gridDim.x; barrier() is __syncthreads(); label() and alu() do
+// nothing; global_buffer<T>(ctx, slot) is a device_buffer<T> over kernel_args::pointer[slot] with
+// kernel_args::bytes[slot] / sizeof(T) elements; lds_buffer<T>(ctx, count) takes the next 16-byte-aligned piece
+// of the launch's dynamic shared memory, which every thread computes alike. A kernel runs a program through
+// run_program (gpu/device_context.hpp): `run_program(args, [&](device_context& ctx) { copy_tile<uint16_t>(ctx,
+// constant<shape>{}); });` (gpu/kernels.cu); a user's own program becomes a kernel with
+// TILESIM_DECLARE_GPU_KERNEL / TILESIM_GPU_KERNEL (gpu/user/). To keep that possible, a program uses no
+// std::string, iostream, heap, or exception of its own (spec's require() traps on the device), and nothing from
+// sim/ except this header; on the simulator, `ctx` is sim::thread_context and the buffers are
+// sim::recording_buffer.
 //
 // WORKED EXAMPLE (thread t writes LDS[t], waits, reads its neighbour's value, writes it to global):
 //   template <class Ctx> TILESIM_HOST_DEVICE void rotate(Ctx& ctx, const rotate_params& p) {
