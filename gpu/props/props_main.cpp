@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <map>
 
 #include "cli/output_file.hpp"
 #include "gpu/props/kernel_source.hpp"
@@ -225,6 +226,13 @@ int run_props(std::vector<std::string> args, const std::string& command_line, co
     worst_cases.push_back(w);
   }
   summary.set("worst_cycle_cases", worst_cases);
+  // The cycle error by LDS layout family: where the timing model is off, by layout.
+  std::map<std::string, std::vector<double>> by_layout;
+  for (const case_record& r : records)
+    if (r.gpu_cycles_median > 0)
+      by_layout[layout_name(r.device_case.layout)].push_back(std::fabs((r.sim_cycles - r.gpu_cycles_median) / r.gpu_cycles_median));
+  json_value& per_layout = summary.set("median_abs_cycle_error_by_layout", json_value::object{});
+  for (const auto& [layout, e] : by_layout) per_layout.set(layout, median(e));
   summary.set("sanitizer", sanitizer);
   summary.set("stopped", context_lost.empty() ? json_value() : json_value(context_lost));
   summary.set("counters_error", counters_error.empty() ? json_value() : json_value(counters_error));
@@ -240,6 +248,8 @@ int run_props(std::vector<std::string> args, const std::string& command_line, co
               ratio.empty() ? 0.0 : 100 * *std::max_element(ratio.begin(), ratio.end()));
   for (std::size_t k = 0; k < std::min<std::size_t>(3, worst.size()); ++k) std::printf("%s case %d", k ? "," : "; worst:", worst[k].second);
   std::printf("\n");
+  for (const auto& [layout, e] : by_layout)
+    std::printf("  %-13s median |cycle error| %5.1f %% over %zu cases\n", layout.c_str(), 100 * median(e), e.size());
   if (sanitizer.get("memcheck"))
     std::printf("compute-sanitizer over %lld cases: memcheck %s, racecheck %s\n",
                 static_cast<long long>(sanitizer["cases"].number()), sanitizer["memcheck"].string().c_str(),
