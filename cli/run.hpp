@@ -3,8 +3,10 @@
 //   tilesim run copy [--arch ARCH] [--layout L] [--read R --lane-rows R --ck-order 2025|2024]
 //                    [--rows M --cols N --vector V --threads T --grid G --elem-bytes B --pad P] [--json] [--svg FILE]
 //   tilesim run gemm [--arch ARCH] [--layout L] [--m M --n N --k K --threads T] [--json] [--svg FILE]
+//   both: [--jobs N] [--workgroups A:B | --sample K] [--progress]   (run_stream.hpp; `tilesim merge`: merge.hpp)
 //
-// It runs the program for every lane (sim/engine), checks its result, prices every wave-level instruction on
+// It runs the program for every lane (sim/engine), workgroups streamed through --jobs worker threads and priced
+// as each SM's set of them finishes (sim::simulate), checks its result, prices every wave-level instruction on
 // the arch's models and times each workgroup (sim/report), and prints one line per program instruction:
 //   label, space, op, bytes per lane, instances (waves x workgroups), wavefronts (actual / ideal, N-way) for
 //   LDS, sectors (actual / ideal) for global, mean cycles from issue to completion

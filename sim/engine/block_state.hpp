@@ -1,15 +1,16 @@
 // tilesim/sim/engine/block_state.hpp: (engine-internal) what the threads of one running workgroup share.
 //
-// DEFINITION. One block_state per run, reset for each workgroup: the launch, the global memory, the label
-// table, the LDS storage and its allocations, the fibers, and the finding lists (with the run-wide counts
-// that cap them at launch::max_reports). Programs never see it; thread_context and access_recorder reach
-// it through a pointer.
+// DEFINITION. One block_state per workgroup_runner, reset for each workgroup: the launch, the global memory,
+// the label table, the LDS storage and its allocations, the fibers, and the finding lists (with the
+// workgroup's counts that cap them at launch::max_reports; the run's cap is applied when workgroups are put
+// together, in block order). Programs never see it; thread_context and access_recorder reach it through a
+// pointer.
 //
 // EXAMPLE. Thread 3's first lds<float>(64) creates allocation 0 at LDS offset 0 (the first caller creates,
 // later callers must ask for the same type and count); its second lds<int>(10) creates allocation 1 at 256.
 //
 // INVARIANTS: allocations are 16-byte aligned, disjoint, and end at or before launch::max_lds_bytes; label 0
-// is ""; a finding list never holds more than max_reports entries over the whole run.
+// is ""; a finding list never holds more than max_reports entries of one workgroup.
 #pragma once
 
 #include <memory>
@@ -53,8 +54,8 @@ struct block_state {
   global_memory* memory = nullptr;
   fiber_set* fibers = nullptr;
   label_table labels;
-  diagnostic_counts* found = nullptr;  // the run's counts (run_result::found)
-  diagnostic_counts listed;            // how many of each are listed so far
+  diagnostic_counts* found = nullptr;  // the workgroup's counts (finished_workgroup::found)
+  diagnostic_counts listed;            // how many of each the workgroup listed so far
 
   int block = 0;
   std::unique_ptr<unsigned char[]> lds_storage;  // max_lds_bytes, 16-byte aligned by new[]'s guarantee

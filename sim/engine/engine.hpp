@@ -4,9 +4,11 @@
 // thread t gets a thread_context and a fiber and calls program(ctx). The schedule is deterministic: thread 0
 // runs until it reaches a barrier (or returns), then thread 1, ..., then, once all have arrived, the barrier
 // opens and the same round starts again from thread 0. That order is one legal interleaving of the GPU's;
-// a program whose result depends on it has a race, and the race report says where. After each workgroup the
-// lane accesses are grouped into wave instructions (grouping.hpp) and searched for races (races.hpp); after
-// the grid, global accesses of different workgroups are searched for races too.
+// a program whose result depends on it has a race, and the race report says where. At each barrier the lane
+// accesses of the interval it closes are grouped into wave instructions (grouping.hpp) and searched for races
+// (races.hpp), then dropped; after the grid, global accesses of different workgroups are searched for races
+// too. run() keeps every workgroup's record (workgroup_runner.hpp runs them); for grids too large for that,
+// simulate() (sim/report/stream_report.hpp) prices each workgroup as it finishes, on every core.
 //
 // FAILURES. A program that throws (spec_error, program_usage_error, anything) stops the run: the other
 // threads are unwound and run() throws run_error{program_threw} naming the block and thread, with the
