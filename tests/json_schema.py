@@ -4,7 +4,9 @@
 THE LAW. Every JSON document tilesim writes carries a versioned "schema" field and is valid under the JSON
 Schema (draft 2020-12) of that name in docs/schema/: `tilesim run --json` (copy and gemm, every arch) and
 `tilesim-accuracy RECORDING --point NAME` against program-report.schema.json; `tilesim synth --json` against
-synth.schema.json; `tilesim prove --json` (a shard, and --merge of three) against prove.schema.json; every
+synth.schema.json; `tilesim prove --json` (a shard, and --merge of three) against prove.schema.json; `tilesim run
+--sample K --json` and `--workgroups A:B` against program-sample and program-partial; every `tilesim-gpu props`
+recording against gpu-props.schema.json; every
 cross-check recording in gpu/recordings/ that carries the field (the GPU writes them: `tilesim-gpu crosscheck
 --report`) against crosscheck.schema.json, those written before the field existed being named in PRE_SCHEMA
 (one that gains the field must come off the list, and at least one recording must carry it). Each
@@ -37,7 +39,7 @@ except ImportError:
 def main(argv):
     tilesim, accuracy, root = argv[1], argv[2], argv[3]
     schemas = {}
-    for name in ("program-report", "synth", "prove", "crosscheck"):
+    for name in ("program-report", "synth", "prove", "crosscheck", "program-sample", "program-partial", "gpu-props"):
         with open(os.path.join(root, "docs", "schema", name + ".schema.json")) as f:
             schemas[name] = json.load(f)
         jsonschema.Draft202012Validator.check_schema(schemas[name])
@@ -87,6 +89,8 @@ def main(argv):
                 f.write(text or "")
             shards.append(path)
         check("prove", [tilesim, "prove", "--merge", *shards, "--json"])
+    check("program-sample", [tilesim, "run", "gemm", "--m", "256", "--n", "256", "--k", "64", "--sample", "4", "--json"])
+    check("program-partial", [tilesim, "run", "gemm", "--m", "128", "--n", "128", "--k", "64", "--workgroups", "0:2"])
     recordings = os.path.join(root, "gpu", "recordings")
     carrying = 0
     for file in sorted(os.listdir(recordings)):
@@ -94,6 +98,9 @@ def main(argv):
             continue
         with open(os.path.join(recordings, file)) as f:
             doc = json.load(f)
+        if doc.get("tool") == "tilesim-gpu props":
+            validate("gpu-props", f"gpu/recordings/{file}", doc)
+            continue
         if doc.get("tool") not in ("tilesim-gpu crosscheck", "tilesim::gpu::crosscheck"):
             continue
         if "schema" not in doc:
@@ -111,7 +118,7 @@ def main(argv):
         failures += 1
     if failures:
         return 1
-    print(f"ok: {checked} documents valid under docs/schema/ (program-report, synth, prove, crosscheck); each schema refuses another version")
+    print(f"ok: {checked} documents valid under docs/schema/ (program-report, synth, prove, crosscheck, program-sample, program-partial, gpu-props); each schema refuses another version")
     return 0
 
 
