@@ -173,9 +173,9 @@ std::string run_help() {
       "        a window (sim/programs/gemm_tile.hpp); the result is checked against a host GEMM\n"
       "\n"
       "options of copy:\n";
-  for (const option_spec& o : copy_options()) s += "  --" + o.synopsis() + "\n      " + o.help + "\n";
+  for (const option_spec& o : copy_options()) s += "  " + o.synopsis() + "\n      " + o.help + "\n";
   s += "options of gemm:\n";
-  for (const option_spec& o : gemm_options()) s += "  --" + o.synopsis() + "\n      " + o.help + "\n";
+  for (const option_spec& o : gemm_options()) s += "  " + o.synopsis() + "\n      " + o.help + "\n";
   s += "both:\n"
        "  --json       print the report as one JSON object instead of text\n"
        "  --svg FILE   draw the bank heat map (phases x banks) of the LDS instruction with the most excess\n"
