@@ -242,8 +242,9 @@ TEST_CASE("run: bad --jobs and --workgroups values are one error line with exit 
       {{"run", "copy", "--grid", "4", "--workgroups", "0:9"}, "option --workgroups: 0:9 lies outside the grid's 4 workgroups"},
       {{"run", "gemm", "--workgroups", "0:1", "--svg", "x.svg"}, "--svg: not with --workgroups"},
   };
-  for (const auto& [args, message] : bad) {
-    const result r = run_tilesim(args);
+  for (const auto& entry : bad) {  // no structured binding: clang 14 cannot capture one in INFO
+    const std::string& message = entry.second;
+    const result r = run_tilesim(entry.first);
     INFO(message);
     CHECK(r.code == 2);
     CHECK(r.err.find(message) != std::string::npos);
