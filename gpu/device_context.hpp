@@ -214,36 +214,35 @@ class device_context {
   template <int Unused = 0>
   __device__ __forceinline__ mma_m16n8k16_c mma(const mma_m16n8k16_a& a, const mma_m16n8k16_b& b,
                                                  const mma_m16n8k16_c& c) const {
-    mma_m16n8k16_c d;
-#if defined(__HIPCC__)
-    static_assert(Unused != 0, "mma.sync is an NVIDIA instruction; AMD's matrix cores are MFMA");
-    (void)a, (void)b, (void)c;
-#else
-    asm volatile(
-        "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-        "{%10, %11, %12, %13};"
-        : "=f"(d.r[0]), "=f"(d.r[1]), "=f"(d.r[2]), "=f"(d.r[3])
-        : "r"(a.r[0]), "r"(a.r[1]), "r"(a.r[2]), "r"(a.r[3]), "r"(b.r[0]), "r"(b.r[1]), "f"(c.r[0]), "f"(c.r[1]),
-          "f"(c.r[2]), "f"(c.r[3]));
-#endif
-    return d;
+    return mma_sync<false, Unused>(a, b, c);
   }
-
   // The same with bfloat16 A and B: one mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32; NVIDIA only.
   template <int Unused = 0>
   __device__ __forceinline__ mma_m16n8k16_c mma_bf16(const mma_m16n8k16_a& a, const mma_m16n8k16_b& b,
                                                       const mma_m16n8k16_c& c) const {
+    return mma_sync<true, Unused>(a, b, c);
+  }
+
+  // One mma.sync m16n8k16 with fp16 (BF16 false) or bf16 inputs, fp32 accumulate.
+  template <bool BF16, int Unused>
+  __device__ __forceinline__ static mma_m16n8k16_c mma_sync(const mma_m16n8k16_a& a, const mma_m16n8k16_b& b,
+                                                            const mma_m16n8k16_c& c) {
     mma_m16n8k16_c d;
 #if defined(__HIPCC__)
     static_assert(Unused != 0, "mma.sync is an NVIDIA instruction; AMD's matrix cores are MFMA");
     (void)a, (void)b, (void)c;
 #else
-    asm volatile(
-        "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-        "{%10, %11, %12, %13};"
-        : "=f"(d.r[0]), "=f"(d.r[1]), "=f"(d.r[2]), "=f"(d.r[3])
-        : "r"(a.r[0]), "r"(a.r[1]), "r"(a.r[2]), "r"(a.r[3]), "r"(b.r[0]), "r"(b.r[1]), "f"(c.r[0]), "f"(c.r[1]),
-          "f"(c.r[2]), "f"(c.r[3]));
+#define TILESIM_MMA_SYNC(types)                                                                                  \
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32." types ".f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, " \
+               "{%10, %11, %12, %13};"                                                                            \
+               : "=f"(d.r[0]), "=f"(d.r[1]), "=f"(d.r[2]), "=f"(d.r[3])                                           \
+               : "r"(a.r[0]), "r"(a.r[1]), "r"(a.r[2]), "r"(a.r[3]), "r"(b.r[0]), "r"(b.r[1]), "f"(c.r[0]),       \
+                 "f"(c.r[1]), "f"(c.r[2]), "f"(c.r[3]))
+    if constexpr (BF16)
+      TILESIM_MMA_SYNC("bf16.bf16");
+    else
+      TILESIM_MMA_SYNC("f16.f16");
+#undef TILESIM_MMA_SYNC
 #endif
     return d;
   }
