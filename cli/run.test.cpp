@@ -27,14 +27,16 @@ TEST_CASE("run copy on gfx942: row-major read down the rows is 2-way (64 wavefro
   CHECK(row_major.code == 0);
   CHECK(row_major.out.find("result: output == input (2048 elements)") != std::string::npos);
   const std::vector<std::string> a = row(row_major, "lds load");
-  // label(2) space op B/lane inst wavefronts ideal N-way sectors ideal cycles issue LDS global barrier
-  REQUIRE(a.size() == 16);
+  // label(2) space op B/lane inst wavefronts ideal N-way wf/inst sectors ideal cycles issue LDS global barrier
+  REQUIRE(a.size() == 17);
   CHECK(a[5] == "4");
   CHECK(a[6] == "64");
   CHECK(a[7] == "32");
   CHECK(a[8] == "2");
+  CHECK(a[9] == "16");  // wavefronts per instance: 64 / 4 (8 phases of ds_read_b128, each 2-way)
   const std::vector<std::string> s = row(row_major, "global load");
-  CHECK(s[9] == "128");
+  CHECK(s[9] == "-");
+  CHECK(s[10] == "128");
   CHECK(row_major.out.find("findings: none") != std::string::npos);
 
   const result xr = run_tilesim({"run", "copy", "--layout", "ck-xor"});
@@ -49,18 +51,44 @@ TEST_CASE("run shows where each instruction's cycles went (issue + LDS + global)
   for (const char* label : {"global load", "lds store", "lds load", "global store"}) {
     CAPTURE(label);
     const std::vector<std::string> w = row(r, label);
-    REQUIRE(w.size() == 16);
-    const double cycles = std::stod(w[11]), issue = std::stod(w[12]), lds = std::stod(w[13]), global = std::stod(w[14]);
+    REQUIRE(w.size() == 17);
+    const double cycles = std::stod(w[12]), issue = std::stod(w[13]), lds = std::stod(w[14]), global = std::stod(w[15]);
     CHECK(cycles == doctest::Approx(issue + lds + global).epsilon(0.01));
     CHECK(issue >= 1);
-    CHECK(w[15] == "-");
+    CHECK(w[16] == "-");
   }
   const std::vector<std::string> b = row(r, "barrier 1");
-  REQUIRE(b.size() == 16);
+  REQUIRE(b.size() == 17);
   CHECK(b[5] == "8");            // 8 warps passed it ("barrier 1" is two words)
-  CHECK(std::stod(b[15]) >= 0);  // their mean wait
+  CHECK(std::stod(b[16]) >= 0);  // their mean wait
   CHECK(r.out.find("\nbottleneck: latency-bound: ") != std::string::npos);
   CHECK(r.out.find("(1 per SM, limited by the grid (1 workgroup on 132 SMs))") != std::string::npos);
+}
+
+TEST_CASE("run: wf/inst is wavefronts / inst for every LDS row (text and JSON); N-way is the worst phase, not that") {
+  // sm90 copy, row-major, down-rows read: LDS.128 = 4 phases of 8 lanes, each 4-way: 16 wavefronts per
+  // instruction (what Nsight's source view shows), N-way 4. The law: wf/inst * inst == wavefronts, and
+  // N-way <= wf/inst <= N-way * phases.
+  const result r = run_tilesim({"run", "copy", "--arch", "sm90"});
+  REQUIRE(r.code == 0);
+  for (const char* label : {"lds store", "lds load"}) {
+    CAPTURE(label);
+    const std::vector<std::string> w = row(r, label);
+    REQUIRE(w.size() == 17);
+    const double inst = std::stod(w[5]), wavefronts = std::stod(w[6]), ways = std::stod(w[8]), per = std::stod(w[9]);
+    CHECK(per * inst == doctest::Approx(wavefronts));
+    CHECK(ways <= per);
+    CHECK(per <= ways * 4);
+  }
+  const std::vector<std::string> load = row(r, "lds load");
+  CHECK(load[6] == "128");
+  CHECK(load[8] == "4");
+  CHECK(load[9] == "16");
+  CHECK(r.out.find("\nN-way: the most distinct 4-byte words one bank serves in one phase") != std::string::npos);
+  CHECK(r.out.find("\nwf/inst: wavefronts / inst") != std::string::npos);
+  const result j = run_tilesim({"run", "copy", "--arch", "sm90", "--json"});
+  CHECK(j.out.find("\"wavefronts\": 128, \"ideal_wavefronts\": 32, \"excess_wavefronts\": 96, \"max_ways\": 4, "
+                   "\"wavefronts_per_instruction\": 16.000") != std::string::npos);
 }
 
 TEST_CASE("run copy --json gives one object with every instruction and the totals") {
@@ -125,7 +153,7 @@ TEST_CASE("run gemm on gfx942: C equals the host GEMM; row-major A fragments rea
   CHECK(xr.out.find("result: C == host reference (4096 elements)") != std::string::npos);
   CHECK(xr.out.find("findings: none") != std::string::npos);
   const std::vector<std::string> a = row(xr, "A lds load");
-  REQUIRE(a.size() == 17);  // "A lds load" is three words
+  REQUIRE(a.size() == 18);  // "A lds load" is three words
   CHECK(a[7] == "2048");  // wavefronts (one word later than a one-word label's row)
   CHECK(a[9] == "1");
   const result rm = run_tilesim({"run", "gemm", "--layout", "row-major"});
@@ -152,7 +180,7 @@ TEST_CASE("run copy --read operand reproduces the LDS index-swap example: gfx942
     CHECK(r.code == 0);
     CHECK(r.out.find("result: output == input (4096 elements)") != std::string::npos);
     const std::vector<std::string> a = row(r, "lds load");
-    REQUIRE(a.size() == 16);
+    REQUIRE(a.size() == 17);
     CHECK(a[6] == (std::string(order) == "2024" ? "128" : "64"));  // wavefronts
     CHECK(a[7] == "64");                                             // ideal
   }

@@ -63,7 +63,8 @@ std::string to_json(const program_report& r) {
          ", \"interval\": " + std::to_string(i.interval) + ", \"position\": " + std::to_string(i.position) +
          ", \"instances\": " + std::to_string(i.instances) + ", \"wavefronts\": " + std::to_string(i.wavefronts) +
          ", \"ideal_wavefronts\": " + std::to_string(i.ideal) + ", \"excess_wavefronts\": " + std::to_string(i.excess) +
-         ", \"max_ways\": " + std::to_string(i.max_ways) + ", \"sectors\": " + std::to_string(i.sectors) +
+         ", \"max_ways\": " + std::to_string(i.max_ways) + ", \"wavefronts_per_instruction\": " +
+         number(i.instances ? static_cast<double>(i.wavefronts) / i.instances : 0) + ", \"sectors\": " + std::to_string(i.sectors) +
          ", \"ideal_sectors\": " + std::to_string(i.ideal_sectors) + ", \"l1_hit_sectors\": " +
          std::to_string(i.l1_hit_sectors) + ", \"alu_fma\": " + std::to_string(i.alu.fma) + ", \"alu_integer\": " +
          std::to_string(i.alu.integer) + ", \"alu_shuffle\": " + std::to_string(i.alu.shuffle) + ", \"alu_matrix\": " +
