@@ -98,7 +98,8 @@ struct issue_timing {
 };
 
 // Global memory as the timing model prices it (sim/timing, sim/report): a load instruction occupies its SM's
-// load path for (sectors from L2) / rate + (sectors hit in L1) / l1_sectors_per_clock and its data arrives
+// load path for (sectors from L2) / rate + (sectors hit in L1) / l1_sectors_per_clock (sectors counted per phase
+// of load_phase_bytes when that is set) and its data arrives
 // `first_touch_latency` (a sector this SM has not loaded in the launch) or `l1_load_latency` (every sector
 // already loaded by this SM) clocks after its service ends; the per-SM L2 rate is min(sm_load_sectors_per_clock, l2_sectors_per_clock /
 // active SMs). A store occupies the store path for sectors / store_sectors_per_clock and, like the hardware's
@@ -114,6 +115,10 @@ struct global_timing {
                                         // unified L1 / shared memory data path); 0: it does not
   double prologue_cycles = 0;  // a workgroup's clocks before its first instruction issues (kernel arguments,
                                // the first address arithmetic), see each table
+  int load_phase_bytes = 0;  // > 0: the load path serves an instruction in phases of this many bytes of lane data
+                             // (128: a quarter warp of 16-byte loads, a whole warp of 4-byte ones) and each phase
+                             // pays for every sector it touches, even one an earlier phase touched; 0: each
+                             // distinct sector of the instruction once
   std::string_view evidence;
 };
 

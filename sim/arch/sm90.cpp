@@ -93,14 +93,23 @@ const arch_table& sm90_table() {
     //     sectors per clock in all, shared by the SMs that load.
     //   l1_load_latency 39.6: h100-global.tsv, dependent ld.global.ca hits (16-128 KiB sets): a sector this SM
     //     loaded earlier in the launch.
-    //   l1_sectors_per_clock 4: 128 B per clock from L1 (R 1.7, the same pipe as shared memory); assumed.
+    //   l1_sectors_per_clock 2.6: sectors served from a line the SM already holds or has asked for (an L1 hit or
+    //     a request merged into a pending miss), per phase (load_phase_bytes): h100-conv-probe.tsv, the weight
+    //     loads alone (1692 such phase sectors of 1728 per block) 2.8 per clock beyond the first-touch latency,
+    //     the whole im2col block 2.3; 2.6 between them. (Was 4, assumed: 128 B per clock, R 1.7.)
     //   store_sectors_per_clock 1.37: h100-burst.tsv, store phase 73-96 / 304 / 633 cycles for 256 / 512 / 1024
     //     sectors per block (8 to 132 blocks): 0.73 cycles per sector beyond a 256-sector buffer.
     //   datapath_bytes_per_clock 128: L1 and shared memory are one 128 B per clock data path (R 1.7; H100
     //     whitepaper: "combined L1 data cache and shared memory"), so global data holds the LDS pipe too; assumed.
     //   prologue_cycles 0: not fitted (README.md "how accurate is it").
-    a.global = {523, 39.6, 2.26, 100, 4, 1.37, 128, 0,
-                "measured (H100, sim/calibration/h100-burst.tsv and h100-global.tsv); L1 rate assumed"};
+    //   load_phase_bytes 128: h100-conv-probe.tsv (gpu/calibrate/conv_probe.cu): the im2col convolution's 16-byte
+    //     weight loads (8 lanes of each quarter warp in 8 lines, 8 sectors per instruction) cost ~1130 cycles
+    //     per block where its pixel loads (a quarter warp in one sector) cost ~680, the same sectors from L2 and
+    //     the same lane bytes; Nsight counts 8 L1 tag requests per weight load. Both fit sectors per quarter
+    //     warp (32 per weight load, 4 per pixel load) at the burst's 2.26 per clock, and the scalar (naive)
+    //     convolution, a whole warp per phase, takes the same ~1390 cycles as im2col for the same phase sectors.
+    a.global = {523, 39.6, 2.26, 100, 2.6, 1.37, 128, 0, 128,
+                "measured (H100, sim/calibration/h100-burst.tsv, h100-global.tsv and h100-conv-probe.tsv)"};
 
     // 132 SMs (H100 SXM5 and H200), 2048 threads, 32 blocks, 228 KiB of shared memory and 64 K 32-bit registers
     // per SM: CUDA C++ Programming Guide, "Compute Capability 9.0" technical specifications; the device query on

@@ -14,17 +14,27 @@ namespace tilesim::sim {
 
 namespace {
 
-// Distinct sectors an instruction's active lanes touch: {0, 1} for 8 bytes at 24 on 32-byte sectors.
+// The sectors an instruction's active lanes touch as the load path serves them: distinct within each phase of
+// global.load_phase_bytes of lane data (every lane one phase when 0), phases one after another. 16-byte loads,
+// 128-byte phases, lanes 0-7 at 0 and 8-15 at 4096: {0, 128}.
 std::vector<address_t> sectors_of(const arch_table& arch, const wave_access& a) {
-  std::vector<address_t> v;
+  std::vector<address_t> out, v;
   const auto sector = static_cast<address_t>(arch.sector_bytes);
-  for (address_t x : a.address) {
-    if (x == no_address) continue;
-    for (address_t s = x / sector; s <= (x + static_cast<address_t>(a.width) - 1) / sector; ++s) v.push_back(s);
+  const int phase_bytes = arch.global.load_phase_bytes;
+  const std::size_t lanes_per_phase =
+      phase_bytes > 0 ? static_cast<std::size_t>(std::max(1, phase_bytes / std::max(1, a.width))) : a.address.size();
+  for (std::size_t first = 0; first < a.address.size(); first += lanes_per_phase) {
+    v.clear();
+    for (std::size_t l = first; l < std::min(a.address.size(), first + lanes_per_phase); ++l) {
+      const address_t x = a.address[l];
+      if (x == no_address) continue;
+      for (address_t s = x / sector; s <= (x + static_cast<address_t>(a.width) - 1) / sector; ++s) v.push_back(s);
+    }
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+    out.insert(out.end(), v.begin(), v.end());
   }
-  std::sort(v.begin(), v.end());
-  v.erase(std::unique(v.begin(), v.end()), v.end());
-  return v;
+  return out;
 }
 
 // A global load of a set of co-resident workgroups: (interval, position, wave key, index), where the wave key
