@@ -91,6 +91,27 @@ def main(argv):
         check("prove", [tilesim, "prove", "--merge", *shards, "--json"])
     check("program-sample", [tilesim, "run", "gemm", "--m", "256", "--n", "256", "--k", "64", "--sample", "4", "--json"])
     check("program-partial", [tilesim, "run", "gemm", "--m", "128", "--n", "128", "--k", "64", "--workgroups", "0:2"])
+    def check_props_counters(doc, file):
+        # The shape `tilesim-gpu props` writes once counters are measured (gpu/props/counters_pass.hpp; the flow
+        # test asserts the C++ side): the eight measured fields under "gpu", the summary's counters fields. It
+        # must validate, and the same row missing a measured field must not (the definition is not decoration).
+        nonlocal failures
+        measured = json.loads(json.dumps(doc))
+        row = measured["cases"][0]
+        sim = row["simulator"]["counters"]
+        row["gpu"]["counters"] = {k: sim[k] for k in list(sim)[:8]}
+        row["counters_equal"] = True
+        measured.setdefault("summary", {}).update(counters_measured=1, counters_pending=len(measured["cases"]) - 1,
+                                                  cases_counters_differ=0, counters_equal=None, counters_error=None,
+                                                  counters_passes=[{"command": "tilesim-gpu props --counters-only",
+                                                                    "date": "2026-11-24T23:00:00Z", "kernels": 1,
+                                                                    "ncu_runs": 1, "seconds": 4.5}])
+        validate("gpu-props", f"gpu/recordings/{file} with measured counters", measured)
+        del row["gpu"]["counters"]["global_sectors_st"]
+        if jsonschema.Draft202012Validator(schemas["gpu-props"]).is_valid(measured):
+            print(f"FAIL: gpu-props.schema.json accepts GPU counters without global_sectors_st ({file})")
+            failures += 1
+
     recordings = os.path.join(root, "gpu", "recordings")
     carrying = 0
     for file in sorted(os.listdir(recordings)):
@@ -100,6 +121,7 @@ def main(argv):
             doc = json.load(f)
         if doc.get("tool") == "tilesim-gpu props":
             validate("gpu-props", f"gpu/recordings/{file}", doc)
+            check_props_counters(doc, file)
             continue
         if doc.get("tool") not in ("tilesim-gpu crosscheck", "tilesim::gpu::crosscheck"):
             continue

@@ -56,11 +56,11 @@ std::uint64_t input_seed(std::uint64_t seed, std::size_t index) {
 
 }  // namespace
 
-// Compiles every case on `jobs` threads with a progress bar (compile_batch.hpp).
+// Compiles every case in `jobs` worker processes (`tilesim-gpu props-pass --compile-worker`), with a progress bar.
 std::vector<compiled_kernel> compile_all(const std::vector<props_case>& cases, const rtc_options& o, int jobs, bool show) {
   return compile_batch(cases, o, jobs, show ? std::function<void(std::size_t, std::size_t)>([](std::size_t d, std::size_t n) {
     progress("compile", d, n);
-  }) : nullptr);
+  }) : nullptr, {"props-pass"});
 }
 
 // The simulator side and the GPU side of one case (not the counters): a filled case_record.
@@ -138,25 +138,6 @@ std::string pass_args(const std::string& cases_file, const options& o) {
          " --compiler " + (o.rtc.backend == rtc_backend::nvcc ? "nvcc" : "nvrtc");
 }
 
-// One Nsight Compute run over props-pass for `cases` (gpu/crosscheck's count_with_ncu): counters per case, in
-// launch order; each launch must be its case's kernel.
-std::vector<counters> measure_batch(const std::vector<props_case>& cases, const options& o) {
-  const std::string file = write_cases_file(cases);
-  const std::vector<ncu_launch> launches =
-      count_with_ncu("", "/proc/" + std::to_string(getpid()) + "/exe" + pass_args(file, o) + " --counting");
-  if (launches.size() != cases.size())
-    throw std::runtime_error("ncu profiled " + std::to_string(launches.size()) + " kernels, expected " +
-                             std::to_string(cases.size()));
-  std::vector<counters> out;
-  for (std::size_t i = 0; i < cases.size(); ++i) {
-    if (launches[i].kernel.find(kernel_name(cases[i])) == std::string::npos)
-      throw std::runtime_error("ncu kernel " + std::to_string(i) + " is \"" + launches[i].kernel + "\", expected " +
-                               kernel_name(cases[i]));
-    out.push_back(launches[i].measured);
-  }
-  return out;
-}
-
 // compute-sanitizer `tool` over props-pass for `cases`: "" when clean, else its summary lines.
 std::string sanitize(const std::vector<props_case>& cases, const options& o, const std::string& tool) {
   std::string program = "compute-sanitizer";
@@ -199,7 +180,7 @@ std::vector<props_case> read_cases_file(const std::string& path) {
 // The options of props (pass: of props-pass); usage_error (exit 2) for a bad or unknown one.
 options parse(std::vector<std::string>& args, bool pass) {
   options o;
-  o.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  o.jobs = default_compile_jobs();
   const auto cases = pass ? std::nullopt : cli::take_text_option(args, "cases");
   const auto seed = pass ? std::nullopt : cli::take_text_option(args, "seed");
   o.report = pass ? std::nullopt : cli::take_text_option(args, "report");
@@ -207,13 +188,18 @@ options parse(std::vector<std::string>& args, bool pass) {
   const auto cache = cli::take_text_option(args, "cache");
   const auto root = cli::take_text_option(args, "root");
   const auto compiler = cli::take_text_option(args, "compiler");
-  const auto jobs = pass ? std::nullopt : cli::take_text_option(args, "jobs");
+  const auto jobs = pass ? std::nullopt : cli::take_text_option(args, "compile-jobs");
+  const auto old_jobs = pass ? std::nullopt : cli::take_text_option(args, "jobs");  // the earlier spelling
+  if (jobs && old_jobs) throw usage_error("--compile-jobs and --jobs are one option: give it once");
+  const auto batch = pass ? std::nullopt : cli::take_text_option(args, "counters-batch");
+  const auto deadline = pass ? std::nullopt : cli::take_text_option(args, "counters-deadline");
   const auto repeat = pass ? std::nullopt : cli::take_text_option(args, "repeat");
   const auto budget = pass ? std::nullopt : cli::take_text_option(args, "shrink-budget");
   const auto shrink_seconds = pass ? std::nullopt : cli::take_text_option(args, "shrink-seconds");
   const auto sanitize_n = pass ? std::nullopt : cli::take_text_option(args, "sanitize-cases");
   const auto fault = pass ? std::nullopt : cli::take_text_option(args, "fault");
   o.counters = pass ? false : !cli::take_flag(args, "no-counters");
+  o.counters_only = !pass && cli::take_flag(args, "counters-only");
   o.counting = pass && cli::take_flag(args, "counting");
   if (!args.empty()) throw usage_error(std::string("tilesim-gpu ") + (pass ? "props-pass" : "props") + ": unknown argument \"" + args[0] + "\"");
   auto ranged = [](const std::optional<std::string>& t, const char* name, long long lo, long long hi, long long def) {
@@ -225,7 +211,13 @@ options parse(std::vector<std::string>& args, bool pass) {
   };
   o.cases = static_cast<int>(ranged(cases, "cases", 1, 100000, 200));
   o.seed = seed ? static_cast<std::uint64_t>(cli::parse_int(*seed, "option --seed")) : std::random_device{}() % 1000000000u;
-  o.jobs = static_cast<int>(ranged(jobs, "jobs", 1, 1024, o.jobs));
+  o.jobs = static_cast<int>(jobs ? ranged(jobs, "compile-jobs", 1, 1024, o.jobs) : ranged(old_jobs, "jobs", 1, 1024, o.jobs));
+  o.counters_batch = static_cast<int>(ranged(batch, "counters-batch", 1, 100000, 50));
+  o.counters_deadline_seconds = static_cast<int>(ranged(deadline, "counters-deadline", 1, 86400, 0));
+  if (o.counters_only && !o.counters) throw usage_error("--counters-only and --no-counters contradict each other");
+  if (o.counters_only && !o.report) throw usage_error("--counters-only needs --report FILE (the report of an earlier run)");
+  if (o.counters_only && (cases || seed || o.case_file || fault))
+    throw usage_error("--counters-only takes its cases from --report FILE: no --cases, --seed, --cases-file or --fault");
   o.repeat = static_cast<int>(ranged(repeat, "repeat", 1, 100, 3));
   o.shrink_budget = static_cast<int>(ranged(budget, "shrink-budget", 0, 100000, 150));
   o.shrink_seconds = static_cast<int>(ranged(shrink_seconds, "shrink-seconds", 0, 86400, 120));

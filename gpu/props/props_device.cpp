@@ -1,10 +1,13 @@
 // tilesim/gpu/props/props_device.cpp: the real GPU behind `tilesim-gpu props` and `props-pass` (needs cudart).
 //
 // real_backend: describe_device() (gpu/device_run.hpp), run_module() (the NVRTC-compiled kernel through the CUDA
-// runtime's library API), one Nsight Compute run over props-pass (measure_batch: gpu/crosscheck's count_with_ncu),
-// compute-sanitizer over props-pass (sanitize). props-pass is what those two run.
+// runtime's library API), one Nsight Compute run over props-pass per batch (counters_pass.hpp's measure_batch),
+// compute-sanitizer over props-pass (sanitize). props-pass is what those two run; `props-pass --compile-worker`
+// is one of compile_batch's worker processes (compile_batch.hpp).
 #include <cstdio>
 
+#include "gpu/props/compile_batch.hpp"
+#include "gpu/props/counters_pass.hpp"
 #include "gpu/props/kernel_source.hpp"
 #include "gpu/props/module_runner.hpp"
 #include "gpu/props/props_command.hpp"
@@ -33,6 +36,7 @@ int props_command(std::vector<std::string> args, const std::string& command_line
 }
 
 int props_pass_command(std::vector<std::string> args) {
+  if (!args.empty() && args[0] == "--compile-worker") return compile_worker_main({args.begin() + 1, args.end()});
   const options o = parse(args, true);
   const std::vector<props_case> cases = read_cases_file(*o.case_file);
   describe_device();  // no GPU: exit 77 before any compile

@@ -1,15 +1,17 @@
 // tilesim/gpu/props/props_internal.hpp: the steps of `tilesim-gpu props`, shared by props_command.cpp (helpers,
 // props-pass) and props_main.cpp (the run). Not a public interface.
 //
-// DEFINITION. parse() reads the options (usage_error, exit 2, on a bad one); compile_all() compiles cases on
-// `jobs` threads; run_case() runs one case's simulator and GPU sides; measure_batch() is one Nsight Compute
-// run over props-pass; sanitize() one compute-sanitizer run; read_cases_file() reads a JSON case or array.
+// DEFINITION. parse() reads the options (usage_error, exit 2, on a bad one); compile_all() compiles cases in
+// `jobs` worker processes (compile_batch.hpp); run_case() runs one case's simulator and GPU sides; the Nsight
+// Compute pass is counters_pass.hpp's; sanitize() one compute-sanitizer run; read_cases_file() reads a JSON
+// case or array.
 //
 // WORKED EXAMPLE. options o = parse(args, false); auto m = compile_all(cases, o.rtc, o.jobs, true);
 //
 // INVARIANTS: run_case never runs the device fault on the simulator side (fault = 0 there).
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <optional>
 #include <string>
@@ -49,6 +51,10 @@ struct options {
   rtc_options rtc;
   int jobs = 1, repeat = 3, shrink_budget = 150, shrink_seconds = 120, sanitize_cases = 8;
   bool counters = true;
+  bool counters_only = false;  // --counters-only: count the pending cases of --report FILE (counters_pass.hpp)
+  int counters_batch = 50;     // kernels per ncu process
+  int counters_deadline_seconds = 0;  // --counters-deadline S: the counters pass ends S s after the start (0: none)
+  std::chrono::steady_clock::time_point counters_deadline = std::chrono::steady_clock::time_point::max();
   bool counting = false;  // props-pass under Nsight Compute: exit 0 even when an output differs (the run judges)
   int fault = 0;
 };
@@ -60,7 +66,6 @@ case_record run_case(int index, const props_case& device_case, const compiled_ke
                      const device_backend& device);
 std::string write_cases_file(const std::vector<props_case>& cases);
 std::string pass_args(const std::string& cases_file, const options& o);
-std::vector<counters> measure_batch(const std::vector<props_case>& cases, const options& o);
 std::string sanitize(const std::vector<props_case>& cases, const options& o, const std::string& tool);
 std::vector<props_case> read_cases_file(const std::string& path);
 

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "cli/output_file.hpp"
+#include "gpu/props/counters_pass.hpp"
 #include "gpu/props/kernel_source.hpp"
 #include "gpu/props/props_command.hpp"
 #include "gpu/props/props_generators.hpp"
@@ -18,8 +19,10 @@
 namespace tilesim::gpu::props {
 
 int run_props(std::vector<std::string> args, const std::string& command_line, const device_backend& backend) {
-  const options o = parse(args, false);
   const auto start = std::chrono::steady_clock::now();
+  options o = parse(args, false);
+  if (o.counters_deadline_seconds > 0) o.counters_deadline = start + std::chrono::seconds(o.counters_deadline_seconds);
+  if (o.counters_only) return counters_only(o, backend);
   // 1. The cases: generated from the seed (with their shrink trees), or read back from --cases-file.
   std::vector<rc::Shrinkable<props_case>> trees;
   std::vector<props_case> cases;
@@ -32,7 +35,7 @@ int run_props(std::vector<std::string> args, const std::string& command_line, co
     }
   }
   const device_description device = backend.describe();  // no GPU: device_error "no GPU ..." -> exit 77
-  std::printf("tilesim-gpu props: %zu cases, seed %llu (replay: --seed %llu), device %s, compiler %s on %d threads\n",
+  std::printf("tilesim-gpu props: %zu cases, seed %llu (replay: --seed %llu), device %s, compiler %s in %d processes\n",
               cases.size(), static_cast<unsigned long long>(o.seed), static_cast<unsigned long long>(o.seed),
               device.name.c_str(), backend_version(o.rtc).c_str(), o.jobs);
   std::fflush(stdout);
@@ -79,22 +82,21 @@ int run_props(std::vector<std::string> args, const std::string& command_line, co
     interim.set("cases", rows);
     cli::write_file_replacing(*o.report, dump(interim) + "\n", "--report");
   }
-  // 4. One Nsight Compute pass over the whole batch (the cases that compiled and ran).
+  // 4. Nsight Compute over the cases that compiled and ran, in batches of --counters-batch kernels (one ncu process
+  // each), until --counters-deadline (counters_pass.hpp); what is left stays pending for --counters-only.
+  int counters_runs = 0;
+  double counters_seconds = 0;
   if (o.counters && context_lost.empty()) {
     std::vector<props_case> ran;
     std::vector<std::size_t> at;
     for (std::size_t i = 0; i < records.size(); ++i)
       if (records[i].gpu_ran) ran.push_back(cases[i]), at.push_back(i);
-    std::fprintf(stderr, "counters: one profiler pass (Nsight Compute) over %zu kernels\n", ran.size());
-    try {
-      if (!ran.empty()) {
-        const std::vector<counters> measured = backend.count(ran, o);
-        for (std::size_t k = 0; k < at.size(); ++k) records[at[k]].measured = measured[k];
-      }
-    } catch (const std::exception& e) {  // no ncu, or it failed: the report says so, the run fails
-      counters_error = e.what();
-      std::fprintf(stderr, "counters: %s\n", e.what());
-    }
+    std::fprintf(stderr, "counters: Nsight Compute over %zu kernels, %d per ncu run\n", ran.size(), o.counters_batch);
+    const batched_counters b = count_in_batches(ran, o, backend);
+    for (std::size_t k = 0; k < at.size(); ++k) records[at[k]].measured = b.measured[k];
+    counters_error = b.stopped;
+    counters_runs = b.batches;
+    counters_seconds = b.seconds;
   }
   // 5. compute-sanitizer memcheck and racecheck over a sample (the first N cases).
   json_value sanitizer = json_value::object{};
@@ -151,7 +153,9 @@ int run_props(std::vector<std::string> args, const std::string& command_line, co
           if (!m[0].ok) return false;
           case_record again = run_case(r.index, c, m[0], o.seed, 1, backend);
           if (res_fail) return again.error.empty() && !again.results_equal();
-          again.measured = backend.count({c}, o)[0];
+          options unlimited = o;  // the shrink has its own deadline
+          unlimited.counters_deadline = std::chrono::steady_clock::time_point::max();
+          again.measured = backend.count({c}, unlimited)[0];
           return again.error.empty() && !*again.counters_equal();
         } catch (const std::exception& e) {
           std::fprintf(stderr, "  candidate not run: %s\n", e.what());
@@ -196,7 +200,8 @@ int run_props(std::vector<std::string> args, const std::string& command_line, co
   report.set("seed", exact_u64(o.seed));
   json_value comp;
   comp.set("backend", backend_version(o.rtc));
-  comp.set("threads", o.jobs);
+  comp.set("jobs", o.jobs);
+  comp.set("pool", o.rtc.backend == rtc_backend::nvrtc && o.jobs > 1 ? "worker processes" : "threads");
   comp.set("batch_wall_seconds", compile_wall);
   comp.set("compiled", static_cast<long long>(compile_seconds.size()));
   comp.set("cache_hits", static_cast<long long>(cases.size() - compile_seconds.size()));
@@ -209,10 +214,7 @@ int run_props(std::vector<std::string> args, const std::string& command_line, co
   json_value summary;
   summary.set("cases", static_cast<long long>(records.size()));
   summary.set("results_equal", results_bad == 0);
-  summary.set("counters_measured", o.counters);
-  summary.set("counters_equal", o.counters ? json_value(counters_bad == 0) : json_value());
-  summary.set("cases_results_differ", results_bad);
-  summary.set("cases_counters_differ", counters_bad);
+  summary.set("cases_results_differ", results_bad);  // the counters fields: summarize_counters, below
   summary.set("median_abs_cycle_error", median(ratio));
   summary.set("max_abs_cycle_error", ratio.empty() ? 0.0 : *std::max_element(ratio.begin(), ratio.end()));
   json_value::array worst_cases;
@@ -238,12 +240,28 @@ int run_props(std::vector<std::string> args, const std::string& command_line, co
   summary.set("counters_error", counters_error.empty() ? json_value() : json_value(counters_error));
   summary.set("wall_seconds", total);
   report.set("summary", summary);
+  summarize_counters(report, o.counters);
+  if (o.counters) {
+    json_value pass;
+    pass.set("command", "tilesim-gpu props");
+    pass.set("date", utc_now());
+    pass.set("kernels", static_cast<long long>(records.size()));
+    pass.set("ncu_runs", counters_runs);
+    pass.set("seconds", counters_seconds);
+    report.at("summary").set("counters_passes", json_value::array{pass});
+  }
   report.set("failures", failures);
-  std::printf("compile: %zu kernels in %.1f s wall (%s, %d threads; median %.2f s per case; %zu cache hits); %d with stack\n",
+  const long long counters_pending = static_cast<long long>(report["summary"]["counters_pending"].number());
+  std::printf("compile: %zu kernels in %.1f s wall (%s, %d processes; median %.2f s per case; %zu cache hits); %d with stack\n",
               cases.size(), compile_wall, backend_version(o.rtc).c_str(), o.jobs, median(compile_seconds),
               cases.size() - compile_seconds.size(), stack_bad);
-  std::printf("results: %s (%d of %zu differ); counters: %s (%d differ)\n", results_bad ? "DIFFER" : "all equal", results_bad,
-              records.size(), !o.counters ? "not measured" : counters_bad ? "DIFFER" : "all equal", counters_bad);
+  std::printf("results: %s (%d of %zu differ); counters: %s (%d differ, %lld pending)\n", results_bad ? "DIFFER" : "all equal",
+              results_bad, records.size(), !o.counters ? "not measured" : counters_bad ? "DIFFER"
+                                                                          : counters_pending ? "incomplete" : "all equal",
+              counters_bad, o.counters ? counters_pending : 0LL);
+  if (o.counters && counters_pending)
+    std::printf("counters: %lld cases pending (%s); finish with: tilesim-gpu props --counters-only --report %s\n",
+                counters_pending, counters_error.c_str(), o.report ? o.report->c_str() : "FILE");
   std::printf("cycles per block, simulator vs GPU: median |error| %.1f %%, worst %.1f %%", 100 * median(ratio),
               ratio.empty() ? 0.0 : 100 * *std::max_element(ratio.begin(), ratio.end()));
   for (std::size_t k = 0; k < std::min<std::size_t>(3, worst.size()); ++k) std::printf("%s case %d", k ? "," : "; worst:", worst[k].second);
@@ -261,7 +279,7 @@ int run_props(std::vector<std::string> args, const std::string& command_line, co
   }
   const bool sanitizer_clean = !sanitizer.get("memcheck") ||
                                (sanitizer["memcheck"].string() == "clean" && sanitizer["racecheck"].string() == "clean");
-  return context_lost.empty() && counters_error.empty() && records.size() == cases.size() && results_bad == 0 && counters_bad == 0 && stack_bad == 0 && sanitizer_clean ? 0 : 1;
+  return context_lost.empty() && (!o.counters || counters_pending == 0) && records.size() == cases.size() && results_bad == 0 && counters_bad == 0 && stack_bad == 0 && sanitizer_clean ? 0 : 1;
 }
 
 }  // namespace tilesim::gpu::props

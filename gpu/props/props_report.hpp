@@ -56,6 +56,13 @@ struct case_record {
 
 json_value to_json(const case_record& r);
 
+// The counters Nsight Compute measures for props (counters_pass.hpp): counter_metrics()'s first eight, the
+// shared-memory wavefronts and instructions and global sectors and instructions. The other four (local memory,
+// ldmatrix) are not measured; counters_equal holds the simulator's to 0 there.
+inline constexpr std::size_t measured_fields = 8;
+// The report's "gpu"."counters": the measured fields only.
+json_value measured_json(const counters& c);
+
 struct replay_result {
   int cases = 0;
   std::vector<std::string> mismatches;  // "case 12: lds_wavefronts_ld recorded 64, simulated 96"

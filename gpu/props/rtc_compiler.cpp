@@ -195,28 +195,44 @@ bool parse_ptxas_info(const std::string& log, const std::string& name, compiled_
   return true;
 }
 
-compiled_kernel compile_kernel(const std::string& source, const std::string& name, const rtc_options& o) {
+namespace {
+// <cache>/<hash>: the cache entry of (back end, options, source); "" without a cache.
+std::string cache_stem(const std::string& source, const rtc_options& o) {
+  if (o.cache.empty()) return "";
   std::string key_text = std::string(o.backend == rtc_backend::nvrtc ? "nvrtc\n" : o.backend == rtc_backend::nvcc ? "nvcc\n" : "hipcc\n") + o.arch + "\n";
   if (o.backend == rtc_backend::nvrtc)
     for (const std::string& s : nvrtc_options(o)) key_text += s + "\n";
   char hash[20];
   std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(fnv1a(key_text + source)));
-  const std::string stem = o.cache.empty() ? "" : o.cache + "/" + hash;
+  return o.cache + "/" + hash;
+}
+
+void parse_info(const std::string& name, const rtc_options& o, compiled_kernel& k) {
+  if (o.backend == rtc_backend::hipcc) parse_amd_info(k.cubin, name, k);
+  else parse_ptxas_info(k.log, name, k);
+}
+}  // namespace
+
+bool cached_kernel(const std::string& source, const std::string& name, const rtc_options& o, compiled_kernel& k) {
+  const std::string stem = cache_stem(source, o);
+  compiled_kernel hit;
+  if (stem.empty() || !read_file(stem + ".cubin", hit.cubin) || !read_file(stem + ".log", hit.log)) return false;
+  hit.ok = hit.cached = true;
+  parse_info(name, o, hit);
+  k = std::move(hit);
+  return true;
+}
+
+compiled_kernel compile_kernel(const std::string& source, const std::string& name, const rtc_options& o) {
   compiled_kernel k;
-  if (!stem.empty() && read_file(stem + ".cubin", k.cubin) && read_file(stem + ".log", k.log)) {
-    k.ok = true;
-    k.cached = true;
-    if (o.backend == rtc_backend::hipcc) parse_amd_info(k.cubin, name, k);
-    else parse_ptxas_info(k.log, name, k);
-    return k;
-  }
+  if (cached_kernel(source, name, o, k)) return k;
   const auto t0 = std::chrono::steady_clock::now();
   k = o.backend == rtc_backend::nvrtc ? compile_nvrtc(source, name, o)
       : o.backend == rtc_backend::nvcc ? compile_nvcc(source, name, o)
                                        : compile_hipcc(source, name, o);
   k.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (o.backend == rtc_backend::hipcc) parse_amd_info(k.cubin, name, k);
-  else parse_ptxas_info(k.log, name, k);
+  parse_info(name, o, k);
+  const std::string stem = cache_stem(source, o);
   if (k.ok && !stem.empty()) {
     mkdir(o.cache.c_str(), 0755);
     write_file(stem + ".log", k.log);

@@ -4,7 +4,8 @@
 // (kernel_source.hpp) into a CUBIN for sm_90 with one of two back ends:
 //   nvrtc  CUDA 13's NVRTC in this process (libnvrtc.so.13, loaded on first use): -std=c++20 -arch=sm_90 -default-device, include
 //          paths gpu/props/rtc_include (the std headers, tilesim_rtc_std.hpp), the repository root and
-//          libcu++ (<cuda>/include/cccl), ptxas at -O3 with -v. Thread-safe: a batch compiles on every core.
+//          libcu++ (<cuda>/include/cccl), ptxas at -O3 with -v. Thread-safe, but NVRTC 13.0 runs one
+//          compile at a time per process, so a batch compiles in worker processes (compile_batch.hpp).
 //   nvcc   nvcc -std=c++20 -O3 -arch=sm_90 -cubin -Xptxas -v as a subprocess (the way gpu/kernels.cu is built).
 //   hipcc  AMD, compile only: Debian's hipcc (HIP 5.2, clang 15) for one gfx arch (o.arch: gfx90a, gfx940),
 //          device-only assembly (-S), as gpu/amd builds its kernels; the "module" is the assembly text and
@@ -55,8 +56,14 @@ struct compiled_kernel {
 // Compiles `source`, whose kernel is extern "C" `name`, with o's back end (see above).
 compiled_kernel compile_kernel(const std::string& source, const std::string& name, const rtc_options& o);
 
+// A cache hit for `source` (as compile_kernel would load it) into k; false (k untouched) without one.
+bool cached_kernel(const std::string& source, const std::string& name, const rtc_options& o, compiled_kernel& k);
+
 // Fills stack/spill/register fields of k from AMD assembly ("; ScratchSize:", "; NumVgprs:" after `name`).
 bool parse_amd_info(const std::string& assembly, const std::string& name, compiled_kernel& k);
+
+// A cache hit for `source` (as compile_kernel would load it) into k; false (k untouched) without one.
+bool cached_kernel(const std::string& source, const std::string& name, const rtc_options& o, compiled_kernel& k);
 
 // Fills stack/spill/register fields of k from a ptxas -v log for kernel `name`; false when absent.
 bool parse_ptxas_info(const std::string& log, const std::string& name, compiled_kernel& k);

@@ -1,8 +1,12 @@
 // tilesim/gpu/props/rtc_sample.test.cpp: NVRTC compiles a sample of generated cases, every kernel 0 bytes of stack.
 #include <doctest/doctest.h>
 
-#include <cstdlib>
+#include <sys/resource.h>
 
+#include <cstdlib>
+#include <thread>
+
+#include "gpu/props/compile_batch.hpp"
 #include "gpu/props/kernel_source.hpp"
 #include "gpu/props/props_generators.hpp"
 #include "gpu/props/rtc_compiler.hpp"
@@ -55,6 +59,43 @@ TEST_CASE("a broken kernel fails with its log") {
   const compiled_kernel k = compile_kernel("extern \"C\" __global__ void broken() { undefined_name(); }", "broken", o);
   CHECK_FALSE(k.ok);
   CHECK(k.log.find("undefined_name") != std::string::npos);
+}
+
+// Law (compile throughput): the batch's worker processes compile exactly what one process compiles (same cubin
+// bytes, same ptxas report), report each case once in increasing order, and the work really runs in child
+// processes (their CPU time, waited for, grows by about the compile time); the cores default is sane.
+TEST_CASE("worker processes compile what one process compiles") {
+  rtc_options o;
+  o.root = find_root(".");
+  std::vector<props_case> cases;
+  for (int i = 0; i < 3; ++i) cases.push_back(generate_case(4242, 100 + 3 * i).value());
+  const std::vector<compiled_kernel> alone = compile_batch(cases, o, 1, nullptr, {"props-pass"});
+  auto children_cpu = [] {
+    rusage u{};
+    getrusage(RUSAGE_CHILDREN, &u);
+    return static_cast<double>(u.ru_utime.tv_sec) + 1e-6 * static_cast<double>(u.ru_utime.tv_usec);
+  };
+  const double cpu0 = children_cpu();
+  std::size_t last = 0;
+  const std::vector<compiled_kernel> pooled = compile_batch(cases, o, 2, [&](std::size_t done, std::size_t total) {
+    CHECK(done == last + 1);
+    CHECK(total == 3);
+    last = done;
+  }, {"props-pass"});
+  CHECK(last == 3);
+  CHECK(children_cpu() - cpu0 > 0.5 * (alone[0].seconds + alone[1].seconds + alone[2].seconds));
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    INFO("case ", i, " log:\n", pooled[i].log);
+    REQUIRE(alone[i].ok);
+    REQUIRE(pooled[i].ok);
+    CHECK_FALSE(pooled[i].cached);
+    CHECK(pooled[i].seconds > 0);
+    CHECK(pooled[i].cubin == alone[i].cubin);
+    CHECK(pooled[i].stack_bytes == alone[i].stack_bytes);
+    CHECK(pooled[i].registers == alone[i].registers);
+  }
+  CHECK(default_compile_jobs() >= 1);
+  CHECK(default_compile_jobs() <= static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
 }
 
 }  // TEST_SUITE
