@@ -65,7 +65,7 @@ void print_text(std::ostream& out, const sim::program_report& r) {
   barriers_until(1 << 30);
   out << "N-way: the most distinct 4-byte words one bank serves in one phase (the worst instance; 1 = conflict-free)\n"
          "wf/inst: wavefronts / inst, summed over the instruction's phases (on sm90 what Nsight Compute's source view shows per "
-         "SASS instruction: L1 Wavefronts Shared / Instructions Executed)\n";
+         "SASS instruction as L1 Wavefronts Shared / Instructions Executed, and as its \"L1 Conflicts Shared N-Way\")\n";
   out << "totals: LDS wavefronts " << r.wavefronts << " (ideal " << r.ideal << ", excess " << r.excess
       << "); global sectors " << r.sectors << " (ideal " << r.ideal_sectors << "); predicted cycles per workgroup "
       << fixed(r.cycles_per_workgroup, 0) << " (" << r.resident_workgroups << " per "

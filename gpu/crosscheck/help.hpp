@@ -41,7 +41,7 @@ inline const char* gpu_help(std::string_view command) {
       "\n") + gpu_exit_codes;
   static const std::string crosscheck = std::string(
       "usage: tilesim-gpu crosscheck [--seed N] [--only TEXT] [--report FILE] [--no-counters] [--repeat R]\n"
-      "                              [--sweep-iterations N]\n"
+      "                              [--sweep-iterations N] [--source-counters | --ncu-source FILE]\n"
       "\n"
       "For every catalogue point (or those whose name contains TEXT): fresh random inputs from the seed, outputs\n"
       "poisoned, the program run in the simulator (sm90) and on the GPU; outputs checked; cycles (clock64 per block,\n"
@@ -55,6 +55,12 @@ inline const char* gpu_help(std::string_view command) {
       "  --no-counters          skip the Nsight Compute pass\n"
       "  --repeat R             timed launches per point, 1..100 (default 3)\n"
       "  --sweep-iterations N   the lds_sweep points' iteration count, 0..1048576\n"
+      "  --source-counters      per instruction: one more Nsight Compute run per point (--section SourceCounters),\n"
+      "                         its SASS instructions matched to the program's labels and printed beside the\n"
+      "                         simulator's (wavefronts per instruction, sectors; gpu/crosscheck/source_match.hpp)\n"
+      "  --ncu-source FILE      the same from a saved source page (ncu -i REP --page source --csv --print-source\n"
+      "                         sass > FILE) or report (.ncu-rep) of the one point --only selects; without a GPU\n"
+      "                         it prints that table alone (exit 0 all labels agree, 1 one differs)\n"
       "  --help                 this text\n"
       "\n") + gpu_exit_codes;
   static const std::string counters_pass = std::string(

@@ -2,7 +2,7 @@
 // simulator to what the GPU did.
 //
 //   tilesim-gpu crosscheck [--seed N] [--only TEXT] [--report FILE] [--no-counters] [--repeat R]
-//                          [--sweep-iterations N]
+//                          [--sweep-iterations N] [--source-counters | --ncu-source FILE]
 //       For every catalogue point (or those whose name contains TEXT): fresh random inputs from the seed
 //       (printed; --seed replays them), outputs poisoned, the program run in the simulator (sm90) and on the
 //       GPU; outputs checked (crosscheck.hpp); cycles: clock64() per block, the median block of the best of R
@@ -11,6 +11,9 @@
 //       wavefronts and instructions and global sectors and instructions, and compares them with the
 //       simulator's totals (exact); $NCU names another ncu. --report writes everything as JSON
 //       (gpu/recordings/ keeps them). --sweep-iterations replaces the lds_sweep points' iteration count.
+//       Per instruction (source_match.hpp): --source-counters runs ncu --section SourceCounters once per point
+//       and matches its SASS instructions to the labels; --ncu-source FILE does it from a saved source page of
+//       the one point --only selects (without a GPU: that table alone).
 //   tilesim-gpu counters-pass --seed N [--only TEXT]
 //       What the Nsight Compute run executes: each point's untimed kernel once, nothing else; one line per
 //       launch with its output check (exit 1 if one differs). compute-sanitizer runs it too.
@@ -40,6 +43,8 @@
 #include "gpu/crosscheck/crosscheck.hpp"
 #include "gpu/crosscheck/help.hpp"
 #include "gpu/crosscheck/ncu.hpp"
+#include "gpu/crosscheck/source_counters.hpp"
+#include "gpu/crosscheck/source_match.hpp"
 #include "gpu/reference/reference_run.hpp"
 #if defined(TILESIM_GPU_PROPS)
 #include "gpu/props/props_command.hpp"  // `props`, `props-pass` (issue 18)
@@ -172,6 +177,8 @@ int crosscheck(std::vector<std::string> args, const std::string& command_line) {
   const auto repeat_text = cli::take_text_option(args, "repeat");
   const bool no_counters = cli::take_flag(args, "no-counters");
   const auto sweep_text = cli::take_text_option(args, "sweep-iterations");
+  const bool source_counters = cli::take_flag(args, "source-counters");
+  const auto ncu_source = cli::take_text_option(args, "ncu-source");
   const long long sweep_iterations =
       sweep_text ? cli::parse_int(*sweep_text, "option --sweep-iterations") : -1;
   if (sweep_text && (sweep_iterations < 0 || sweep_iterations > (1 << 20)))
@@ -182,6 +189,31 @@ int crosscheck(std::vector<std::string> args, const std::string& command_line) {
   const int repeat = repeat_text ? static_cast<int>(cli::parse_int(*repeat_text, "option --repeat")) : 3;
   if (repeat < 1 || repeat > 100) throw usage_error("--repeat must be in 1..100 (got " + std::to_string(repeat) + ")");
   const auto points = selected(only, sweep_iterations);
+  if (source_counters && ncu_source) throw usage_error("--source-counters and --ncu-source exclude each other");
+  if (source_counters && no_counters) throw usage_error("--source-counters needs the Nsight Compute pass (not --no-counters)");
+  std::vector<sass_row> saved_page;
+  if (ncu_source) {
+    if (points.size() != 1)
+      throw usage_error("--ncu-source " + *ncu_source + " is one launch's page: --only must select one point (it selects " +
+                        std::to_string(points.size()) + ")");
+    try {
+      saved_page = read_source_counters(*ncu_source);
+    } catch (const device_error& e) {
+      throw usage_error(std::string("--ncu-source: ") + e.what());
+    }
+    device_description probe;
+    try {
+      probe = require_device();
+    } catch (const device_error& e) {  // no GPU: the saved page against the simulator alone
+      const point_inputs in = make_inputs(points[0], point_seed(seed, 0));
+      const simulated s = simulate(points[0], in);
+      const source_comparison c = compare_source_counters(sim::arch_named("sm90"), s.run, saved_page, *ncu_source);
+      std::cout << "tilesim-gpu crosscheck: " << points[0].name << " on the simulator against " << *ncu_source << " ("
+                << e.what() << ")\n"
+                << source_table(c, "  ");
+      return c.all_equal ? 0 : 1;
+    }
+  }
   const device_description device = require_device();
   std::cout << "tilesim-gpu crosscheck: " << points.size() << " points, seed " << seed << " (replay: --seed " << seed
             << "), device " << device.name << ", driver " << device.driver << "\n";
@@ -321,6 +353,29 @@ int crosscheck(std::vector<std::string> args, const std::string& command_line) {
       rows.at(i).set("counters_equal", measured[i] == sims[i].predicted);
     }
   }
+  // Per instruction: Nsight's source counters (saved, or one SourceCounters run per point) matched to the labels.
+  bool all_sources_equal = true;
+  if (ncu_source || source_counters) {
+    char dir[] = "/tmp/tilesim-source-XXXXXX";
+    if (source_counters && !mkdtemp(dir)) throw device_error("cannot make a temporary directory for ncu's source counters");
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      const std::string base = std::string(dir) + "/point-" + std::to_string(i);
+      const std::vector<sass_row> page =
+          ncu_source ? saved_page
+                     : measure_source_counters("--launch-skip " + std::to_string(i) + " --launch-count 1",
+                                               "/proc/" + std::to_string(getpid()) + "/exe counters-pass --seed " +
+                                                   std::to_string(seed) + (only.empty() ? "" : " --only '" + only + "'") +
+                                                   (sweep_iterations >= 0 ? " --sweep-iterations " +
+                                                                                std::to_string(sweep_iterations) : ""),
+                                               "", base);
+      const source_comparison c = compare_source_counters(sim::arch_named("sm90"), sims[i].run, page,
+                                                          ncu_source ? *ncu_source : "live: " + base + ".ncu-rep");
+      all_sources_equal = all_sources_equal && c.all_equal;
+      std::printf("  %-32s per instruction %s\n%s", points[i].name.c_str(), c.all_equal ? "equal" : "DIFFER",
+                  source_table(c, "    ").c_str());
+      rows.at(i).set("source_counters", to_json(c));
+    }
+  }
 
   std::vector<double> errors;
   for (const json_value& r : rows.elements()) errors.push_back(std::fabs(r["cycle_error"].number()));
@@ -356,7 +411,7 @@ int crosscheck(std::vector<std::string> args, const std::string& command_line) {
     cli::write_file_replacing(*report_path, dump(report) + "\n", "--report");
     std::cout << "wrote " << *report_path << "\n";
   }
-  return all_results_equal && all_counters_equal ? 0 : 1;
+  return all_results_equal && all_counters_equal && all_sources_equal ? 0 : 1;
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "gpu/crosscheck/ncu.hpp"
+#include "gpu/crosscheck/source_counters.hpp"
 
 namespace tilesim::gpu {
 
@@ -126,12 +127,18 @@ user_report finish_user_crosscheck(const crosscheck_options& o, const user_buffe
   r.lds_bytes = lds_bytes_of(run);
   r.report = std::move(report);
   char line[512];
+  // A saved source page compares without a GPU (not in the counters pass of another call: nothing was run).
+  if (!o.ncu_source.empty() && !run.workgroups.empty()) {
+    r.source = compare_source_counters(sim::arch_named(o.arch), run, read_source_counters(o.ncu_source), o.ncu_source);
+    r.source_compared = true;
+  }
   if (!why_skipped.empty()) {
     r.skipped = true;
     r.why_skipped = why_skipped;
     std::snprintf(line, sizeof line, "  %-32s skipped: %s (simulator: %.0f cycles/workgroup)\n", o.name.c_str(),
                   why_skipped.c_str(), r.predicted_cycles);
     r.text = line;
+    if (r.source_compared) r.text += source_table(r.source, "  ");
     return r;
   }
   // Outputs, GPU against simulator.
@@ -165,6 +172,17 @@ user_report finish_user_crosscheck(const crosscheck_options& o, const user_buffe
     r.gpu = launches[0].measured;
     r.counters_measured = true;
     r.counters_equal = r.gpu == r.simulator;
+    if (o.source_counters && o.ncu_source.empty()) {  // per instruction: one more run, under SourceCounters
+      char dir[] = "/tmp/tilesim-source-XXXXXX";
+      if (!mkdtemp(dir)) throw device_error("cannot make a temporary directory for ncu's source counters");
+      const std::string base = std::string(dir) + "/source";
+      r.source = compare_source_counters(
+          sim::arch_named(o.arch), run,
+          measure_source_counters("--kernel-name regex:user_kernel --launch-count 1", own_command_line(true),
+                                  std::string(counters_env) + "=" + std::to_string(call.index) + " ", base),
+          "live: " + base + ".ncu-rep");
+      r.source_compared = true;
+    }
   }
   const double error = r.measured_cycles > 0 ? (r.predicted_cycles - r.measured_cycles) / r.measured_cycles : 0;
   // The text: what `tilesim-gpu crosscheck` prints for a point.
@@ -187,6 +205,7 @@ user_report finish_user_crosscheck(const crosscheck_options& o, const user_buffe
         r.text += line;
       }
   }
+  if (r.source_compared) r.text += source_table(r.source, "  ");
   // The JSON: tilesim.crosscheck/1 with one point, program "user".
   json_value doc;
   doc.set("schema", "tilesim.crosscheck/1");
@@ -246,6 +265,7 @@ user_report finish_user_crosscheck(const crosscheck_options& o, const user_buffe
   point.set("hardware", std::move(hw));
   point.set("cycle_error", error);
   if (r.counters_measured) point.set("counters_equal", r.counters_equal);
+  if (r.source_compared) point.set("source_counters", to_json(r.source));
   json_value& points = doc.set("points", json_value::array{});
   points.push(std::move(point));
   json_value summary;

@@ -9,7 +9,9 @@
 // TILESIM_CROSSCHECK_COUNTERS=<call>, and in that run the call launches its kernel once and exits; the twelve
 // counters of crosscheck.hpp, exact) and the cycles (predicted per workgroup against measured per block).
 // The LDS bytes are the simulator's: the program's own allocations (lds_bytes_of). It returns the same report
-// as the command: text lines and a tilesim.crosscheck/1 JSON document with one point (program "user").
+// as the command: text lines and a tilesim.crosscheck/1 JSON document with one point (program "user"). Per
+// instruction, Nsight Compute's source counters (live: a run under --section SourceCounters; or a saved page,
+// options.ncu_source) are matched to the program's labels and printed beside the simulator's (source_match.hpp).
 // Without a GPU it returns skipped ("no GPU: ..."), having still run the simulator (report.simulator).
 //
 // WORKED EXAMPLE (examples/user_program):
@@ -31,6 +33,7 @@
 #include <vector>
 
 #include "gpu/crosscheck/counters.hpp"
+#include "gpu/crosscheck/source_match.hpp"
 #include "gpu/device_error.hpp"
 #include "gpu/user/gpu_kernel.hpp"
 #include "sim/arch/arch.hpp"
@@ -100,6 +103,12 @@ struct crosscheck_options {
   int repeat = 10;                    // timed launches; the best one's median block counts
   bool counters = true;               // Nsight Compute (re-runs this executable under ncu: see the top)
   std::uint64_t seed = 0;             // the seed the inputs came from (recorded for a replay)
+  // Per instruction (gpu/crosscheck/source_match.hpp): Nsight Compute's source counters matched to the labels.
+  // Live, with the counters: a third run under `ncu --section SourceCounters` (source_counters = false skips it).
+  // ncu_source: a saved source page (.csv) or report (.ncu-rep) of this program's kernel to compare instead;
+  // it is compared even without a GPU (the simulator side runs everywhere).
+  bool source_counters = true;
+  std::string ncu_source;
 };
 
 struct user_report {
@@ -108,6 +117,8 @@ struct user_report {
   bool results_equal = false;         // every output buffer, GPU against simulator
   bool counters_measured = false, counters_equal = false;
   counters simulator, gpu;            // predicted and Nsight's
+  bool source_compared = false;       // per instruction: Nsight's source counters matched to the labels
+  source_comparison source;
   double predicted_cycles = 0;        // the median workgroup's (sim::program_report)
   double measured_cycles = 0;         // the median block of the best timed launch
   int registers = 0;

@@ -5,8 +5,11 @@
 //   - one output element changed on the "GPU": results differ and the report names the buffer, element and both
 //     values; within a stated tolerance a float difference passes, above it fails;
 //   - no GPU: skipped, naming why, with the simulator's report still filled in; the doctest helper passes.
+//   - a saved Nsight source page (options.ncu_source) is matched to the labels with or without a GPU, lands in the
+//     report's text and JSON, and a page off by one sector on one label makes exactly that label DIFFER.
 #include <doctest/doctest.h>
 
+#include <cstdio>
 #include <cstring>
 
 #include "gpu/user/doctest_crosscheck.hpp"
@@ -144,4 +147,43 @@ TEST_CASE("user crosscheck: without a GPU it is skipped, naming why, with the si
   CHECK(r.text.find("skipped: no GPU") != std::string::npos);
   CHECK(r.report.instructions.size() == 2);  // "read", "write"
   TILESIM_CHECK_CROSSCHECK(crosscheck(no_gpu_doubler{{s.in, s.out}}, {.grid = 2, .block = 256, .wave_size = 32}, s.buffers));
+}
+
+TEST_CASE("user crosscheck: a saved Nsight source page is matched to the labels, with or without a GPU; the JSON "
+          "point carries it; a page that disagrees on one label names that label") {
+  // doubler on 2 blocks x 8 warps: "read" is one LDG per warp (16 executions, 4 sectors each: 128 B), "write" one STG.
+  const std::string header = "\"Address\",\"Source\",\"Instructions Executed\",\"L1 Wavefronts Shared\","
+                             "\"L2 Theoretical Sectors Global\"\n";
+  auto page = [&](int write_sectors) {
+    const std::string path = "user_crosscheck_source_" + std::to_string(write_sectors) + ".csv";
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    REQUIRE(f != nullptr);
+    std::fprintf(f, "%s\"0x10\",\"S2R R0, SR_TID.X\",\"16\",\"0\",\"0\"\n\"0x20\",\"LDG.E R2, desc[UR4][R2.64]\",\"16\",\"0\","
+                 "\"64\"\n\"0x30\",\"STG.E desc[UR4][R4.64], R5\",\"16\",\"0\",\"%d\"\n", header.c_str(), write_sectors);
+    std::fclose(f);
+    return path;
+  };
+  setup s;
+  crosscheck_options o;
+  o.name = "doubler, saved page";
+  o.ncu_source = page(64);
+  const user_report offline = crosscheck(no_gpu_doubler{{s.in, s.out}}, {.grid = 2, .block = 256, .wave_size = 32}, s.buffers, o);
+  CHECK(offline.skipped);
+  REQUIRE(offline.source_compared);
+  CHECK(offline.source.all_equal);
+  CHECK(offline.text.find("every label agrees with Nsight Compute") != std::string::npos);
+  o.counters = false;
+  const user_report live = crosscheck(doubler{s.in, s.out}, {.grid = 2, .block = 256, .wave_size = 32}, s.buffers, o);
+  REQUIRE(live.json["points"].elements()[0].get("source_counters"));
+  CHECK(live.json["points"].elements()[0]["source_counters"]["all_equal"].boolean());
+  o.ncu_source = page(65);
+  const user_report bad = crosscheck(no_gpu_doubler{{s.in, s.out}}, {.grid = 2, .block = 256, .wave_size = 32}, s.buffers, o);
+  REQUIRE(bad.source_compared);
+  CHECK_FALSE(bad.source.all_equal);
+  for (const source_row& r : bad.source.rows) {
+    CAPTURE(r.name());
+    CHECK(r.status == (r.name() == "write" ? "DIFFER" : "equal"));
+  }
+  std::remove("user_crosscheck_source_64.csv");
+  std::remove("user_crosscheck_source_65.csv");
 }
