@@ -57,7 +57,8 @@ std::vector<counters> measure_batch(const std::vector<props_case>& cases, const 
   if (o.counters_deadline != clock_type::time_point::max()) {
     const double left = std::chrono::duration<double>(o.counters_deadline - clock_type::now()).count();
     if (left < 1) throw device_error("no time left before the counters deadline");
-    limit = "timeout -s KILL " + std::to_string(static_cast<long long>(left)) + " ";
+    // TERM at the deadline (ncu ends its target), KILL 5 s later; timeout signals its whole process group.
+    limit = "timeout -k 5 " + std::to_string(static_cast<long long>(left)) + " ";
   }
   const std::string command = limit + ncu_program() + " --csv --clock-control none --cache-control none --log-file " + csv +
                               " --metrics " + metrics + " /proc/" + std::to_string(getpid()) + "/exe" + pass_args(file, o) +

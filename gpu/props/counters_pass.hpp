@@ -5,7 +5,7 @@
 //   count_in_batches(cases, o, backend) splits the cases into slices of o.counters_batch (default 50) and runs
 //   backend.count over each, one ncu process per slice; before each slice it stops when o.counters_deadline has
 //   passed or the slice would not fit in the time left (judged by the slowest slice so far), and the real
-//   backend kills a slice's ncu (timeout -s KILL) at the deadline. What it measured is kept; the rest stays
+//   backend stops a slice's ncu at the deadline (timeout: TERM, then KILL 5 s later). What it measured is kept; the rest stays
 //   unmeasured (counters null) for `tilesim-gpu props --counters-only --report FILE` to finish later.
 //   measure_batch(cases, o) is the real backend's count: `ncu --csv --clock-control none --cache-control none
 //   --metrics M props-pass --counting ...` with M = props_counter_metrics(), the eight metrics the counters

@@ -63,15 +63,16 @@ int run_props(std::vector<std::string> args, const std::string& command_line, co
     }
     progress("run", i + 1, cases.size());
   }
-  // An interim report (outputs and cycles, no counters yet): what survives if the run is stopped during the
-  // profiler pass; the final report replaces it.
-  if (o.report) {
+  // An interim report (outputs and cycles): what survives if the run is stopped during the profiler pass; written
+  // again after it (with the counters measured so far); the final report replaces it.
+  const auto write_interim = [&](const char* when) {
+    if (!o.report) return;
     json_value interim;
     interim.set("schema", "tilesim.gpu-props/1");
     interim.set("tool", "tilesim-gpu props");
     interim.set("command", command_line);
     interim.set("date", utc_now());
-    interim.set("interim", "written after the GPU runs, before Nsight Compute and compute-sanitizer");
+    interim.set("interim", when);
     json_value dev;
     dev.set("name", device.name);
     dev.set("driver", device.driver);
@@ -80,8 +81,10 @@ int run_props(std::vector<std::string> args, const std::string& command_line, co
     json_value::array rows;
     for (const case_record& r : records) rows.push_back(to_json(r));
     interim.set("cases", rows);
+    summarize_counters(interim, o.counters);
     cli::write_file_replacing(*o.report, dump(interim) + "\n", "--report");
-  }
+  };
+  write_interim("written after the GPU runs, before Nsight Compute and compute-sanitizer");
   // 4. Nsight Compute over the cases that compiled and ran, in batches of --counters-batch kernels (one ncu process
   // each), until --counters-deadline (counters_pass.hpp); what is left stays pending for --counters-only.
   int counters_runs = 0;
@@ -97,6 +100,7 @@ int run_props(std::vector<std::string> args, const std::string& command_line, co
     counters_error = b.stopped;
     counters_runs = b.batches;
     counters_seconds = b.seconds;
+    write_interim("written after Nsight Compute, before compute-sanitizer and shrinking");
   }
   // 5. compute-sanitizer memcheck and racecheck over a sample (the first N cases).
   json_value sanitizer = json_value::object{};

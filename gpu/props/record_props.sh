@@ -1,32 +1,82 @@
 #!/usr/bin/env bash
-# Records `tilesim-gpu props` on a GPU machine (run from the repository root of a copy of the working tree):
-#   bash gpu/props/record_props.sh BUNDLE OUT [CASES] [SEED]          the property run (default 500 cases, seed 18)
-#   bash gpu/props/record_props.sh BUNDLE OUT fault [CASES] [SEED]    the harness failing on purpose (--fault swizzle-bit)
-# BUNDLE is gpu/props/bundle.sh's folder (tilesim-gpu + Boost.Context). Writes OUT/props-PREFIX.json (the report,
-# which gpu/recordings/ keeps and the CPU test gpu-props replays), OUT/props-PREFIX.log (stdout: the verdicts, a
-# failure's minimal case and kernel source) and OUT/props-PREFIX.err (stderr: the progress bars); PREFIX is the
-# GPU's short name (h100, h200), with -fault for the fault run.
+# Records `tilesim-gpu props` on a GPU machine within one device call (run from the repository root of a copy of
+# the working tree; BUNDLE is gpu/props/bundle.sh's folder: tilesim-gpu, Boost.Context, libcu++):
+#   bash gpu/props/record_props.sh BUNDLE OUT [CASES] [SEED]
+#       everything in BUDGET seconds (default 570: a 10-minute call less its start): first the harness failing on
+#       purpose (--fault swizzle-bit over FAULT_CASES = 100 cases, caught and shrunk, no counters), then the
+#       property run (default 500 cases, seed 18) with the compute-sanitizer memcheck + racecheck sample and
+#       Nsight Compute in batches of COUNTERS_BATCH = 50 kernels until a deadline that leaves 120 s for the
+#       sanitizer and shrinking; counters that did not fit stay pending in the report (summary.counters_pending).
+#   bash gpu/props/record_props.sh BUNDLE OUT counters REPORT
+#       a later call: copies REPORT (the first call's OUT/props-h100.json, put back into the tree) to OUT and
+#       measures its pending counters there (tilesim-gpu props --counters-only), compiling first what this fresh
+#       machine's cache lacks.
+#   bash gpu/props/record_props.sh BUNDLE OUT fault [CASES] [SEED]
+#       the fault run alone.
+# Writes OUT/PREFIX.json (the report: gpu/recordings/ keeps it, the CPU test gpu-props replays it), OUT/PREFIX.log
+# (stdout: verdicts, a failure's minimal case and kernel source) and OUT/PREFIX.err (stderr: progress bars),
+# PREFIX = props-h100 (the GPU's short name) and props-h100-fault. Each step runs under `timeout`, so a step that
+# overruns is stopped with its report (or the interim one, written before the counters) kept; the script's last
+# lines say how long each step took.
 set -uo pipefail
 bundle=$1 out=$2
 shift 2
-mode=run
-if [ "${1:-}" = fault ]; then mode=fault; shift; fi
-cases=${1:-500} seed=${2:-18}
+mode=all
+case "${1:-}" in fault | counters) mode=$1; shift ;; esac
+start=$(date +%s)
+budget=${BUDGET:-570}
+end=$((start + budget))
 export PATH=$PATH:/usr/local/cuda/bin
 export LD_LIBRARY_PATH=$PWD/$bundle${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
-prefix=props-$(echo "$gpu" | grep -oiE 'h[0-9]{3}' | head -1 | tr 'A-Z' 'a-z')
+prefix=props-$(echo "$gpu" | grep -oiE 'h[0-9]{3}' | head -1 | tr '[:upper:]' '[:lower:]')
 "$bundle/tilesim-gpu" device
-if [ "$mode" = fault ]; then
-  prefix=$prefix-fault
-  "$bundle/tilesim-gpu" props --cases "$cases" --seed "$seed" --fault swizzle-bit --sanitize-cases 0 \
-    --report "$out/$prefix.json" > "$out/$prefix.log" 2> "$out/$prefix.err"
-else
-  "$bundle/tilesim-gpu" props --cases "$cases" --seed "$seed" --report "$out/$prefix.json" \
-    > "$out/$prefix.log" 2> "$out/$prefix.err"
-fi
-status=$?
-echo "tilesim-gpu props exit $status"
-tail -n 40 "$out/$prefix.log"
-tail -c 2000 "$out/$prefix.err" | tr '\r' '\n' | tail -n 8
+status=0
+left() { echo $((end - $(date +%s))); }
+atleast() { [ "$2" -gt "$1" ] && echo "$2" || echo "$1"; }  # atleast LOW N: max(LOW, N)
+
+# One tilesim-gpu props run: NAME, its time limit in seconds, its arguments; stdout/stderr to OUT/NAME.log/.err.
+step() {
+  local name=$1 limit=$2 t0 rc
+  shift 2
+  t0=$(date +%s)
+  echo "== $name: tilesim-gpu props $* (limit ${limit} s)"
+  timeout -k 10 "$limit" "$bundle/tilesim-gpu" props "$@" > "$out/$name.log" 2> "$out/$name.err"
+  rc=$?
+  echo "== $name: exit $rc after $(($(date +%s) - t0)) s"
+  tail -n 25 "$out/$name.log"
+  tail -c 1500 "$out/$name.err" | tr '\r' '\n' | grep -v '^\(compile\|run\|counters\) *\[' | tail -n 6
+  [ "$rc" -ne 0 ] && status=$rc
+  return 0
+}
+
+case $mode in
+  counters)
+    report=$1
+    cp "$report" "$out/$prefix.json"
+    step "$prefix-counters" "$(atleast 30 $(($(left) - 5)))" --counters-only --report "$out/$prefix.json" \
+      --counters-deadline "$(atleast 10 $(($(left) - 20)))"
+    ;;
+  fault)
+    step "$prefix-fault" "$(atleast 30 $(($(left) - 5)))" --cases "${1:-100}" --seed "${2:-18}" --fault swizzle-bit --no-counters \
+      --sanitize-cases 0 --shrink-seconds 150 --report "$out/$prefix-fault.json"
+    ;;
+  all)
+    cases=${1:-500} seed=${2:-18}
+    # 1. The harness failing on purpose: ~15 s to compile 100 kernels on 16 cores, ~20 s to run, shrinking
+    #    stopped at 100 s (each step one compile, ~1.7 s, and one launch).
+    step "$prefix-fault" 200 --cases "${FAULT_CASES:-100}" --seed "$seed" --fault swizzle-bit --no-counters \
+      --sanitize-cases 0 --shrink-seconds 100 --report "$out/$prefix-fault.json"
+    # 2. The property run: ~60 s to compile 500 kernels, then the runs, then ncu in batches until the deadline,
+    #    which leaves 120 s for the compute-sanitizer sample (8 cases, memcheck and racecheck), shrinking a
+    #    failure (at most 40 s) and the report. The report is rewritten after the runs and after the counters,
+    #    so a step stopped by its limit still leaves them.
+    room=$(left)
+    step "$prefix" "$(atleast 60 $((room - 5)))" --cases "$cases" --seed "$seed" --counters-batch "${COUNTERS_BATCH:-50}" \
+      --counters-deadline "$(atleast 10 $((room - 120)))" --sanitize-cases 8 --shrink-seconds 40 \
+      --report "$out/$prefix.json"
+    ;;
+esac
+echo "record_props.sh: $mode done in $(($(date +%s) - start)) s of ${budget}; exit $status"
+ls -la "$out"
 exit $status
