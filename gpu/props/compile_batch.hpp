@@ -9,13 +9,15 @@
 //           worker), writing the module to the cache and its cubin and log to a scratch folder.
 //   threads pool = threads: `jobs` threads of this process calling NVRTC (kept to measure against).
 //   nvcc, hipcc  `jobs` threads, each running the compiler as a subprocess (already one process per compile).
-// WHY PROCESSES. NVRTC 13.0 serializes nvrtcCompileProgram inside the library: on this 2-core machine
-// `tilesim-props-compile --cases 4 --seed 18 --from 200 --pool threads --jobs 2` spends 4.75 s of CPU in 4.9 s
-// of wall (one core busy; each compile takes about twice its single-thread time), which is what made the
-// H100 run compile at ~1.3 s of wall per case on 16 threads (gpu/recordings/props-h100.log: "on 16 threads",
-// the count was right). Processes share no lock: --pool processes --jobs 2 keeps both cores busy (the numbers:
-// README.md, "Property tests on the GPU"). posix_spawn (not fork) because tilesim-gpu has a CUDA context by
-// then, and a fork of it would copy its mappings and its threads' locks; an exec'd worker starts clean.
+// WHY PROCESSES. NVRTC 13.0 is thread-safe but runs most of a compile under a lock of its own. Measured on the
+// 2-core development machine (shared, load 2-3), `tilesim-props-compile --cases 8 --seed 18 --from 200 --jobs J
+// --pool P`, no cache: threads J=1 12.8 s wall (12.8 s CPU, median 1.53 s per case); threads J=2 9.1 s wall for
+// 13.3 s CPU (1.45 cores; median 1.99 s: each compile waits); processes J=2 6.8 s wall for 12.6 s CPU (median
+// 1.73 s); over cases 0-15 two threads took 16.9 s wall for 17.0 s CPU (one core), two processes 10.4 s. That
+// lock is why the H100 run compiled at ~1.3 s of wall per case on 16 threads (gpu/recordings/props-h100.log
+// says "on 16 threads": the count was right). Processes share no lock. posix_spawn (not fork) because
+// tilesim-gpu has a CUDA context by then, and a fork would copy its mappings and its threads' locks; an exec'd
+// worker starts clean. README.md, "Property tests on the GPU", has the table.
 // default_compile_jobs() is the cores this process may run on: sched_getaffinity, capped by a cgroup v2 CPU
 // quota (/sys/fs/cgroup/cpu.max), at least 1.
 // The executable's main hands "--compile-worker ..." (after `entry`) to compile_worker_main.
