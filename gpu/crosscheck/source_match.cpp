@@ -19,6 +19,7 @@ struct sim_label {
   std::string label;
   sass_class cls;
   long long instances = 0, wavefronts = 0, sectors = 0;
+  int max_ways = 0;
   std::pair<int, int> first{1 << 30, 1 << 30};  // (interval, position) of the first issue
   std::set<int> intervals;
 };
@@ -49,8 +50,13 @@ std::vector<sim_label> labels_of(const sim::arch_table& arch, const sim::run_res
         }
         sim_label& l = out[it->second];
         ++l.instances;
-        if (c.space == sass_space::lds) l.wavefronts += sim::lds_instruction_cost(arch, i.access).wavefronts;
-        else l.sectors += sim::global_instruction_cost(arch, i.access).sectors;
+        if (c.space == sass_space::lds) {
+          const sim::lds_cost cost = sim::lds_instruction_cost(arch, i.access);
+          l.wavefronts += cost.wavefronts;
+          l.max_ways = std::max(l.max_ways, cost.max_ways);
+        } else {
+          l.sectors += sim::global_instruction_cost(arch, i.access).sectors;
+        }
         l.first = std::min(l.first, std::pair<int, int>{i.interval, i.position});
         l.intervals.insert(i.interval);
       }
@@ -139,6 +145,7 @@ source_comparison compare_source_counters(const sim::arch_table& arch, const sim
         r.labels.push_back(m->label);
         r.sim_instances += m->instances;
         r.sim_wavefronts += m->wavefronts;
+        r.sim_max_ways = std::max(r.sim_max_ways, m->max_ways);
         r.sim_sectors += m->sectors;
       }
       if (g.members.size() > 1)
@@ -199,14 +206,15 @@ source_comparison compare_source_counters(const sim::arch_table& arch, const sim
 std::string source_table(const source_comparison& c, const std::string& indent) {
   char line[512];
   std::string s = indent + "per instruction: Nsight Compute's source counters (" + c.origin + ") matched to the labels\n";
-  std::snprintf(line, sizeof line, "%s  %-24s %-18s %8s %8s %5s %-8s %7s %7s %8s %8s  %s\n", indent.c_str(), "label",
-                "class", "inst sim", "gpu", "SASS", "at", "wf/inst", "gpu", "sectors", "gpu", "agree");
+  std::snprintf(line, sizeof line, "%s  %-24s %-18s %8s %8s %5s %-8s %5s %7s %7s %8s %8s  %s\n", indent.c_str(),
+                "label", "class", "inst sim", "gpu", "SASS", "at", "N-way", "wf/inst", "gpu", "sectors", "gpu", "agree");
   s += line;
   for (const source_row& r : c.rows) {
     const bool lds = r.cls.space == sass_space::lds;
-    std::snprintf(line, sizeof line, "%s  %-24s %-18s %8lld %8lld %5d %-8s %7s %7s %8s %8s  %s\n", indent.c_str(),
+    std::snprintf(line, sizeof line, "%s  %-24s %-18s %8lld %8lld %5d %-8s %5s %7s %7s %8s %8s  %s\n", indent.c_str(),
                   r.name().c_str(), r.cls.text().c_str(), r.sim_instances, r.gpu_executed, r.sass_instructions,
                   r.sass_instructions ? hex(r.first_offset).c_str() : "-",
+                  lds && !r.labels.empty() ? std::to_string(r.sim_max_ways).c_str() : "-",
                   lds ? per_instruction(r.sim_wavefronts, r.sim_instances).c_str() : "-",
                   lds ? per_instruction(r.gpu_wavefronts, r.gpu_executed).c_str() : "-",
                   lds ? "-" : std::to_string(r.sim_sectors).c_str(), lds ? "-" : std::to_string(r.gpu_sectors).c_str(),
@@ -214,9 +222,10 @@ std::string source_table(const source_comparison& c, const std::string& indent) 
     s += line;
     if (!r.note.empty()) s += indent + "    (" + r.note + ")\n";
   }
-  s += indent + "  (SASS: the instructions taken, at: the first one's offset in the kernel; wf/inst: shared wavefronts per "
-                "warp-level instruction, Nsight's L1 Wavefronts Shared / Instructions Executed; sectors: 32-byte global "
-                "sectors, Nsight's L2 Theoretical Sectors Global)\n";
+  s += indent + "  (SASS: the instructions taken, at: the first one's offset in the kernel; N-way: the simulator's most "
+                "distinct words one bank serves in one phase; wf/inst: shared wavefronts per warp-level instruction, "
+                "Nsight's L1 Wavefronts Shared / Instructions Executed (its \"L1 Conflicts Shared N-Way\" column); "
+                "sectors: 32-byte global sectors, Nsight's L2 Theoretical Sectors Global)\n";
   if (c.predicated_off)
     s += indent + "  (" + std::to_string(c.predicated_off) + " SASS memory instruction" +
          (c.predicated_off == 1 ? "" : "s") + " ran only with every lane predicated off: no access, not compared)\n";
@@ -242,6 +251,7 @@ json_value to_json(const source_comparison& c) {
     j.set("sass_instructions", r.sass_instructions);
     j.set("first_offset", r.sass_instructions ? json_value(hex(r.first_offset)) : json_value());
     j.set("sim_wavefronts", r.sim_wavefronts);
+    j.set("sim_max_ways", r.sim_max_ways);
     j.set("gpu_wavefronts", r.gpu_wavefronts);
     j.set("sim_sectors", r.sim_sectors);
     j.set("gpu_sectors", r.gpu_sectors);

@@ -44,6 +44,7 @@ struct source_row {
   sass_class cls;
   long long sim_instances = 0, gpu_executed = 0;
   long long sim_wavefronts = 0, gpu_wavefronts = 0;
+  int sim_max_ways = 0;             // lds: the simulator's N-way (the worst phase of the worst instance)
   long long sim_sectors = 0, gpu_sectors = 0;
   int sass_instructions = 0;        // SASS instructions it took
   std::uint64_t first_offset = 0;   // the first one's address, from the kernel's first instruction
@@ -63,8 +64,8 @@ struct source_comparison {
 source_comparison compare_source_counters(const sim::arch_table& arch, const sim::run_result& run,
                                           const std::vector<sass_row>& sass, const std::string& origin);
 
-// The table: label | class | instances sim / Nsight | SASS | wavefronts per instruction sim / Nsight | sectors
-// sim / Nsight | agree; each line starts with `indent`.
+// The table: label | class | instances sim / Nsight | SASS | N-way (sim) | wavefronts per instruction sim /
+// Nsight | sectors sim / Nsight | agree; each line starts with `indent`.
 std::string source_table(const source_comparison& c, const std::string& indent);
 
 json_value to_json(const source_comparison& c);

@@ -8,7 +8,8 @@
 //     label to "DIFFER" (wavefronts, sectors) or "unmatched" (executed counts), never silently "equal";
 //   - the H100 recordings gpu/recordings/h100-user-program-source-{0,1}.csv (record_user_source.sh: layout 0
 //     row-major, 1 Swizzle<2,3,7>) match the column-sums program on the simulator label by label, every count
-//     equal, and a tampered copy of each is reported as a disagreement.
+//     equal (N-way <= wavefronts per instruction; the conflict-free STS.128: 1-way, 4 per instruction), and a
+//     tampered copy of each is reported as a disagreement.
 //   - README.md's per-instruction excerpt is that comparison's table, line for line.
 #include <doctest/doctest.h>
 
@@ -202,7 +203,13 @@ TEST_CASE("H100 source counters of the user program: every label's counts equal 
     for (const gpu::source_row& r : c.rows) {
       CAPTURE(r.name());
       CHECK(r.status == "equal");
+      if (r.cls.space == gpu::sass_space::lds) CHECK(r.sim_max_ways * r.sim_instances <= r.sim_wavefronts);  // N-way <= wf/inst
     }
+    // N-way is not Nsight's wavefronts per instruction: the conflict-free STS.128 is 1-way, 4 per instruction.
+    const gpu::source_row* store = row_named(c, "tile store");
+    REQUIRE(store != nullptr);
+    CHECK(store->sim_max_ways == 1);
+    CHECK(store->gpu_wavefronts == 4 * store->gpu_executed);
     // Tampered: one more wavefront on the first executed shared-memory SASS instruction.
     std::vector<gpu::sass_row> bad = rows;
     for (gpu::sass_row& r : bad)
