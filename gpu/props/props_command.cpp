@@ -1,5 +1,6 @@
 // tilesim/gpu/props/props_command.cpp: the steps of `tilesim-gpu props` (props_internal.hpp): options, progress,
-// compiling, one case on both sides, the profiler and sanitizer passes over props-pass, case files.
+// compiling, one case on both sides, the sanitizer pass over props-pass, case files (the profiler pass:
+// counters_pass.cpp).
 #include "gpu/props/props_command.hpp"
 
 #include <unistd.h>
