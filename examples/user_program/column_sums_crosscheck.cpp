@@ -1,7 +1,7 @@
 // tilesim/examples/user_program/column_sums_crosscheck.cpp: column_sums cross-checked on a GPU in one call each.
 //
 //   column-sums-crosscheck [--report FILE] [--no-counters] [--no-source-counters] [--seed N]
-//                          [--layout row-major|swizzled|both] [--ncu-source FILE]
+//                          [--layout row-major|swizzled|both] [--ncu-source FILE] [--sass FILE]
 // Runs examples/user_program/column_sums.hpp (4 tiles of 64 x 64 fp32, row-major and Swizzle<2,3,7> LDS) through
 // tilesim::gpu::crosscheck (gpu/user/user_crosscheck.hpp): the simulator and the GPU on the same inputs (integer
 // values from the seed, so the sums are exact), outputs compared bit for bit, Nsight Compute's counters against
@@ -10,7 +10,7 @@
 // Per instruction, Nsight Compute's source counters matched to the labels (live with the counters, unless
 // --no-source-counters); --ncu-source FILE compares a saved source page (.csv) or report (.ncu-rep) of one
 // layout's launch instead (--layout names it; gpu/recordings/record_user_source.sh records them), with or
-// without a GPU. Exit codes: 0 all agreed; 1 a result, counter or label differed; 2 bad arguments or an
+// without a GPU; --sass FILE (nvdisasm -g -gi of the kernel built with -lineinfo) adds each label's program lines. Exit codes: 0 all agreed; 1 a result, counter or label differed; 2 bad arguments or an
 // unreadable --ncu-source; 77 no GPU (skipped; with --ncu-source, after the per-instruction table).
 #include <cstdint>
 #include <cstdio>
@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "examples/user_program/column_sums.hpp"
+#include "gpu/crosscheck/sass_lines.hpp"
 #include "gpu/crosscheck/source_counters.hpp"
 #include "gpu/user/user_crosscheck.hpp"
 
@@ -29,7 +30,7 @@ using namespace tilesim;
 
 constexpr const char* usage_line =
     "usage: column-sums-crosscheck [--report FILE] [--no-counters] [--no-source-counters] [--seed N]\n"
-    "                              [--layout row-major|swizzled|both] [--ncu-source FILE]\n";
+    "                              [--layout row-major|swizzled|both] [--ncu-source FILE] [--sass FILE]\n";
 
 int usage(const std::string& why) {
   std::fprintf(stderr, "column-sums-crosscheck: %s\n%s", why.c_str(), usage_line);
@@ -39,7 +40,7 @@ int usage(const std::string& why) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string report_path, layout = "both", ncu_source;
+  std::string report_path, layout = "both", ncu_source, sass_listing;
   bool counters = true, source_counters = true;
   std::uint64_t seed = 20261124;
   for (int i = 1; i < argc; ++i) {
@@ -50,6 +51,7 @@ int main(int argc, char** argv) {
     else if (a == "--seed" && i + 1 < argc) seed = std::strtoull(argv[++i], nullptr, 10);
     else if (a == "--layout" && i + 1 < argc) layout = argv[++i];
     else if (a == "--ncu-source" && i + 1 < argc) ncu_source = argv[++i];
+    else if (a == "--sass" && i + 1 < argc) sass_listing = argv[++i];
     else if (a == "--help") return std::fputs(usage_line, stdout), 0;
     else return usage("unknown argument \"" + a + "\"");
   }
@@ -57,12 +59,14 @@ int main(int argc, char** argv) {
     return usage("--layout must be row-major, swizzled or both (got \"" + layout + "\")");
   if (!ncu_source.empty() && layout == "both")
     return usage("--ncu-source " + ncu_source + " is one launch's page: name its layout with --layout row-major|swizzled");
-  if (!ncu_source.empty()) {
-    try {
-      (void)gpu::read_source_counters(ncu_source);  // bad input: exit 2 naming it, before any run
-    } catch (const std::exception& e) {
-      return usage(std::string("--ncu-source: ") + e.what());
+  try {  // bad input: exit 2 naming it, before any run
+    if (!sass_listing.empty()) (void)gpu::read_sass_lines(sass_listing);
+    if (!ncu_source.empty()) {
+      std::vector<gpu::sass_row> rows = gpu::read_source_counters(ncu_source);
+      if (!sass_listing.empty()) gpu::attach_source_lines(rows, gpu::read_sass_lines(sass_listing), sass_listing);
     }
+  } catch (const std::exception& e) {
+    return usage(e.what());
   }
   gpu::json_value doc;
   bool all_passed = true, skipped = false, source_differs = false;
@@ -76,6 +80,7 @@ int main(int argc, char** argv) {
     o.counters = counters;
     o.source_counters = source_counters;
     o.ncu_source = ncu_source;
+    o.sass_listing = sass_listing;
     o.seed = seed;
     const gpu::user_report r =
         gpu::crosscheck(examples::column_sums<4>{in, out, swizzled}, {.grid = 4, .block = 256, .wave_size = 32}, buffers, o);

@@ -41,7 +41,7 @@ inline const char* gpu_help(std::string_view command) {
       "\n") + gpu_exit_codes;
   static const std::string crosscheck = std::string(
       "usage: tilesim-gpu crosscheck [--seed N] [--only TEXT] [--report FILE] [--no-counters] [--repeat R]\n"
-      "                              [--sweep-iterations N] [--source-counters | --ncu-source FILE]\n"
+      "                              [--sweep-iterations N] [--source-counters | --ncu-source FILE] [--sass FILE]\n"
       "\n"
       "For every catalogue point (or those whose name contains TEXT): fresh random inputs from the seed, outputs\n"
       "poisoned, the program run in the simulator (sm90) and on the GPU; outputs checked; cycles (clock64 per block,\n"
@@ -61,6 +61,8 @@ inline const char* gpu_help(std::string_view command) {
       "  --ncu-source FILE      the same from a saved source page (ncu -i REP --page source --csv --print-source\n"
       "                         sass > FILE) or report (.ncu-rep) of the one point --only selects; without a GPU\n"
       "                         it prints that table alone (exit 0 all labels agree, 1 one differs)\n"
+      "  --sass FILE            nvdisasm -g -gi of the kernels built with -lineinfo: each row of the per-instruction\n"
+      "                         table names the program lines its SASS instructions came from\n"
       "  --help                 this text\n"
       "\n") + gpu_exit_codes;
   static const std::string counters_pass = std::string(

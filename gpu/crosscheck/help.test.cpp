@@ -41,7 +41,7 @@ TEST_CASE("tilesim-gpu: each subcommand's help names every option tilesim_gpu.cp
   const std::set<std::string> counters = options_taken(source, "int counters_pass(", "int crosscheck("),
                               crosscheck = options_taken(source, "int crosscheck(", "int main(");
   CHECK(counters == std::set<std::string>{"seed", "only", "sweep-iterations"});
-  CHECK(crosscheck.size() == 8);  // seed only report repeat no-counters sweep-iterations source-counters ncu-source
+  CHECK(crosscheck.size() == 9);  // seed only report repeat no-counters sweep-iterations source-counters ncu-source sass
   for (const std::string& o : counters) CHECK_MESSAGE(std::string(gpu_help("counters-pass")).find("--" + o) != std::string::npos, o);
   for (const std::string& o : crosscheck) CHECK_MESSAGE(std::string(gpu_help("crosscheck")).find("--" + o) != std::string::npos, o);
 }

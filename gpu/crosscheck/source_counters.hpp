@@ -61,6 +61,7 @@ struct sass_row {
   bool predicated_off = false;
   long long wavefronts = 0, wavefronts_ideal = 0;
   long long sectors = 0, sectors_excessive = 0;
+  std::string program_line;  // "column_sums.hpp:88" once a SASS listing with line info is attached (sass_lines.hpp)
 };
 
 // The class of one SASS instruction's text: classify_sass("@!P0 LDS.128 R4, [R2]") == {lds, load, 16, false}.

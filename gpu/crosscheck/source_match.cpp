@@ -159,7 +159,12 @@ source_comparison compare_source_counters(const sim::arch_table& arch, const sim
       }
       r.sass_instructions = static_cast<int>(next - start);
       if (r.sass_instructions > 0) r.first_offset = sass[rows[start]].address - base;
-      for (std::size_t k = start; k < next; ++k) taken[rows[k]] = true;
+      for (std::size_t k = start; k < next; ++k) {
+        taken[rows[k]] = true;
+        const std::string& l = sass[rows[k]].program_line;
+        if (!l.empty() && std::find(r.program_lines.begin(), r.program_lines.end(), l) == r.program_lines.end())
+          r.program_lines.push_back(l);
+      }
       if (!aligned) {
         r.status = "unmatched";
         r.note = "not aligned: an earlier label of this class did not match";
@@ -194,6 +199,9 @@ source_comparison compare_source_counters(const sim::arch_table& arch, const sim
       it = out.rows.end() - 1;
     }
     ++it->sass_instructions;
+    const std::string& l = sass[k].program_line;
+    if (!l.empty() && std::find(it->program_lines.begin(), it->program_lines.end(), l) == it->program_lines.end())
+      it->program_lines.push_back(l);
     it->gpu_executed += sass[k].executed;
     it->gpu_wavefronts += sass[k].wavefronts;
     it->gpu_sectors += sass[k].sectors;
@@ -205,27 +213,37 @@ source_comparison compare_source_counters(const sim::arch_table& arch, const sim
 
 std::string source_table(const source_comparison& c, const std::string& indent) {
   char line[512];
+  const bool lines = std::any_of(c.rows.begin(), c.rows.end(), [](const source_row& r) { return !r.program_lines.empty(); });
+  // One table line: the fixed columns, then the agree column and, when the page has program lines, those.
+  auto add = [&](std::string& s, const char* status, const std::string& where) {
+    std::string l = line + std::string(status);
+    if (lines) l += std::string(std::max<std::size_t>(1, 10 - std::string(status).size()), ' ') + where;
+    while (!l.empty() && l.back() == ' ') l.pop_back();
+    s += l + "\n";
+  };
   std::string s = indent + "per instruction: Nsight Compute's source counters (" + c.origin + ") matched to the labels\n";
-  std::snprintf(line, sizeof line, "%s  %-24s %-18s %8s %8s %5s %-8s %5s %7s %7s %8s %8s  %s\n", indent.c_str(),
-                "label", "class", "inst sim", "gpu", "SASS", "at", "N-way", "wf/inst", "gpu", "sectors", "gpu", "agree");
-  s += line;
+  std::snprintf(line, sizeof line, "%s  %-24s %-18s %8s %8s %5s %-8s %5s %7s %7s %8s %8s  ", indent.c_str(), "label",
+                "class", "inst sim", "gpu", "SASS", "at", "N-way", "wf/inst", "gpu", "sectors", "gpu");
+  add(s, "agree", "line");
   for (const source_row& r : c.rows) {
     const bool lds = r.cls.space == sass_space::lds;
-    std::snprintf(line, sizeof line, "%s  %-24s %-18s %8lld %8lld %5d %-8s %5s %7s %7s %8s %8s  %s\n", indent.c_str(),
+    std::snprintf(line, sizeof line, "%s  %-24s %-18s %8lld %8lld %5d %-8s %5s %7s %7s %8s %8s  ", indent.c_str(),
                   r.name().c_str(), r.cls.text().c_str(), r.sim_instances, r.gpu_executed, r.sass_instructions,
                   r.sass_instructions ? hex(r.first_offset).c_str() : "-",
                   lds && !r.labels.empty() ? std::to_string(r.sim_max_ways).c_str() : "-",
                   lds ? per_instruction(r.sim_wavefronts, r.sim_instances).c_str() : "-",
                   lds ? per_instruction(r.gpu_wavefronts, r.gpu_executed).c_str() : "-",
-                  lds ? "-" : std::to_string(r.sim_sectors).c_str(), lds ? "-" : std::to_string(r.gpu_sectors).c_str(),
-                  r.status.c_str());
-    s += line;
+                  lds ? "-" : std::to_string(r.sim_sectors).c_str(), lds ? "-" : std::to_string(r.gpu_sectors).c_str());
+    std::string where;
+    for (const std::string& x : r.program_lines) where += (where.empty() ? "" : ", ") + x;
+    add(s, r.status.c_str(), where.empty() ? "-" : where);
     if (!r.note.empty()) s += indent + "    (" + r.note + ")\n";
   }
   s += indent + "  (SASS: the instructions taken, at: the first one's offset in the kernel; N-way: the simulator's most "
                 "distinct words one bank serves in one phase; wf/inst: shared wavefronts per warp-level instruction, "
                 "Nsight's L1 Wavefronts Shared / Instructions Executed (its \"L1 Conflicts Shared N-Way\" column); "
-                "sectors: 32-byte global sectors, Nsight's L2 Theoretical Sectors Global)\n";
+                "sectors: 32-byte global sectors, Nsight's L2 Theoretical Sectors Global" +
+       std::string(lines ? "; line: the program lines its SASS instructions came from (nvdisasm -g -gi)" : "") + ")\n";
   if (c.predicated_off)
     s += indent + "  (" + std::to_string(c.predicated_off) + " SASS memory instruction" +
          (c.predicated_off == 1 ? "" : "s") + " ran only with every lane predicated off: no access, not compared)\n";
@@ -256,6 +274,9 @@ json_value to_json(const source_comparison& c) {
     j.set("sim_sectors", r.sim_sectors);
     j.set("gpu_sectors", r.gpu_sectors);
     j.set("status", r.status);
+    json_value::array where;
+    for (const std::string& l : r.program_lines) where.push_back(json_value(l));
+    j.set("program_lines", json_value(where));
     j.set("note", r.note.empty() ? json_value() : json_value(r.note));
     rows.push(std::move(j));
   }

@@ -48,6 +48,7 @@ struct source_row {
   long long sim_sectors = 0, gpu_sectors = 0;
   int sass_instructions = 0;        // SASS instructions it took
   std::uint64_t first_offset = 0;   // the first one's address, from the kernel's first instruction
+  std::vector<std::string> program_lines;  // its SASS instructions' program lines (sass_lines.hpp), when known
   std::string status;               // "equal", "DIFFER" or "unmatched"
   std::string note;                 // why unmatched, or that a group was compared together
   std::string name() const;         // the labels joined by " + ", or "(no label)"
@@ -65,7 +66,7 @@ source_comparison compare_source_counters(const sim::arch_table& arch, const sim
                                           const std::vector<sass_row>& sass, const std::string& origin);
 
 // The table: label | class | instances sim / Nsight | SASS | N-way (sim) | wavefronts per instruction sim /
-// Nsight | sectors sim / Nsight | agree; each line starts with `indent`.
+// Nsight | sectors sim / Nsight | agree | program lines (when the page has them); each line starts with `indent`.
 std::string source_table(const source_comparison& c, const std::string& indent);
 
 json_value to_json(const source_comparison& c);

@@ -10,6 +10,9 @@
 //     row-major, 1 Swizzle<2,3,7>) match the column-sums program on the simulator label by label, every count
 //     equal (N-way <= wavefronts per instruction; the conflict-free STS.128: 1-way, 4 per instruction), and a
 //     tampered copy of each is reported as a disagreement.
+//   - with the kernel's -lineinfo SASS listing (gpu/recordings/h100-user-program.sass) each row names the program
+//     line that issued it (row-major: every label its own column_sums.hpp line); a page whose instruction differs
+//     from the listing's at the same offset is refused, naming the offset;
 //   - README.md's per-instruction excerpt is that comparison's table, line for line.
 #include <doctest/doctest.h>
 
@@ -20,6 +23,7 @@
 #include <sstream>
 
 #include "examples/user_program/column_sums.hpp"
+#include "gpu/crosscheck/sass_lines.hpp"
 #include "gpu/crosscheck/source_match.hpp"
 #include "sim/engine/engine.hpp"
 #include "sim/models/global_coalescing.hpp"
@@ -235,13 +239,55 @@ TEST_CASE("README's per-instruction table is what the comparison prints for the 
   const std::size_t at = readme.find(marker);
   REQUIRE(at != std::string::npos);
   std::istringstream head(readme.substr(at + marker.size(), readme.find("-->", at) - at - marker.size()));
-  std::string page, layout;
-  head >> page >> layout;
+  std::string page, layout, listing;
+  head >> page >> layout >> listing;
   const std::size_t open = readme.find("```text\n", at), close = readme.find("\n```", open + 8);
   REQUIRE(open != std::string::npos);
   std::string shown = readme.substr(open + 8, close + 1 - open - 8);
   shown = shown.substr(shown.find('\n') + 1);  // after the command line
   const sim::arch_table& sm90 = sim::arch_named("sm90");
   const sim::run_result run = column_sums_run(layout == "swizzled");
-  CHECK(shown == gpu::source_table(gpu::compare_source_counters(sm90, run, gpu::read_source_counters(page), page), "  "));
+  std::vector<gpu::sass_row> rows = gpu::read_source_counters(page);
+  gpu::attach_source_lines(rows, gpu::read_sass_lines(listing), listing);
+  CHECK(shown == gpu::source_table(gpu::compare_source_counters(sm90, run, rows, page), "  "));
+}
+
+TEST_CASE("the -lineinfo SASS listing names each label's program line; a listing of another build is refused") {
+  const std::string listing = "gpu/recordings/h100-user-program.sass";
+  const std::vector<gpu::sass_function> functions = gpu::read_sass_lines(listing);
+  REQUIRE(functions.size() == 1);
+  CHECK(gpu::normalized_sass("@P1   BAR.SYNC.DEFER_BLOCKING 0x0 ;") == "@P1 BAR.SYNC.DEFER_BLOCKING 0x0");
+  const sim::arch_table& sm90 = sim::arch_named("sm90");
+  const std::map<std::string, std::string> row_major_lines = {
+      {"tile load", "column_sums.hpp:80"},    {"tile store", "column_sums.hpp:82"}, {"column read", "column_sums.hpp:88"},
+      {"partial store", "column_sums.hpp:91"}, {"final read", "column_sums.hpp:96"}, {"sum store", "column_sums.hpp:99"}};
+  for (const int layout : {0, 1}) {
+    const std::string page = "gpu/recordings/h100-user-program-source-" + std::to_string(layout) + ".csv";
+    CAPTURE(page);
+    std::vector<gpu::sass_row> rows = gpu::read_source_counters(page);
+    gpu::attach_source_lines(rows, functions, listing);
+    const gpu::source_comparison c = gpu::compare_source_counters(sm90, column_sums_run(layout == 1), rows, page);
+    for (const gpu::source_row& r : c.rows) {
+      CAPTURE(r.name());
+      REQUIRE(r.program_lines.size() == 1);
+      CHECK(r.program_lines[0].rfind("column_sums.hpp:", 0) == 0);
+      // Row-major: each label its own line. (Swizzled: nvcc's line table gives the final read's LDS line 88.)
+      if (layout == 0) CHECK(r.program_lines[0] == row_major_lines.at(r.name()));
+    }
+    // Another build: one LDS's text changed at its offset -> refused, naming the offset.
+    for (gpu::sass_row& r : rows)
+      if (r.cls.space == gpu::sass_space::lds && r.executed > 0) {
+        r.sass = "LDS R99, [R99]";
+        break;
+      }
+    bool refused = false;
+    try {
+      gpu::attach_source_lines(rows, functions, listing);
+    } catch (const std::exception& e) {
+      refused = true;
+      CHECK(std::string(e.what()).find("is not the profiled kernel's build") != std::string::npos);
+      CHECK(std::string(e.what()).find("LDS R99, [R99]") != std::string::npos);
+    }
+    CHECK(refused);
+  }
 }

@@ -2,7 +2,7 @@
 // simulator to what the GPU did.
 //
 //   tilesim-gpu crosscheck [--seed N] [--only TEXT] [--report FILE] [--no-counters] [--repeat R]
-//                          [--sweep-iterations N] [--source-counters | --ncu-source FILE]
+//                          [--sweep-iterations N] [--source-counters | --ncu-source FILE] [--sass FILE]
 //       For every catalogue point (or those whose name contains TEXT): fresh random inputs from the seed
 //       (printed; --seed replays them), outputs poisoned, the program run in the simulator (sm90) and on the
 //       GPU; outputs checked (crosscheck.hpp); cycles: clock64() per block, the median block of the best of R
@@ -13,7 +13,8 @@
 //       (gpu/recordings/ keeps them). --sweep-iterations replaces the lds_sweep points' iteration count.
 //       Per instruction (source_match.hpp): --source-counters runs ncu --section SourceCounters once per point
 //       and matches its SASS instructions to the labels; --ncu-source FILE does it from a saved source page of
-//       the one point --only selects (without a GPU: that table alone).
+//       the one point --only selects (without a GPU: that table alone); --sass FILE (nvdisasm -g -gi of a
+//       -lineinfo build) names each row's program lines.
 //   tilesim-gpu counters-pass --seed N [--only TEXT]
 //       What the Nsight Compute run executes: each point's untimed kernel once, nothing else; one line per
 //       launch with its output check (exit 1 if one differs). compute-sanitizer runs it too.
@@ -43,6 +44,7 @@
 #include "gpu/crosscheck/crosscheck.hpp"
 #include "gpu/crosscheck/help.hpp"
 #include "gpu/crosscheck/ncu.hpp"
+#include "gpu/crosscheck/sass_lines.hpp"
 #include "gpu/crosscheck/source_counters.hpp"
 #include "gpu/crosscheck/source_match.hpp"
 #include "gpu/reference/reference_run.hpp"
@@ -179,6 +181,7 @@ int crosscheck(std::vector<std::string> args, const std::string& command_line) {
   const auto sweep_text = cli::take_text_option(args, "sweep-iterations");
   const bool source_counters = cli::take_flag(args, "source-counters");
   const auto ncu_source = cli::take_text_option(args, "ncu-source");
+  const auto sass_listing = cli::take_text_option(args, "sass");
   const long long sweep_iterations =
       sweep_text ? cli::parse_int(*sweep_text, "option --sweep-iterations") : -1;
   if (sweep_text && (sweep_iterations < 0 || sweep_iterations > (1 << 20)))
@@ -191,13 +194,27 @@ int crosscheck(std::vector<std::string> args, const std::string& command_line) {
   const auto points = selected(only, sweep_iterations);
   if (source_counters && ncu_source) throw usage_error("--source-counters and --ncu-source exclude each other");
   if (source_counters && no_counters) throw usage_error("--source-counters needs the Nsight Compute pass (not --no-counters)");
+  std::vector<sass_function> listing;
+  if (sass_listing) {
+    if (!ncu_source && !source_counters) throw usage_error("--sass names program lines of --ncu-source or --source-counters rows");
+    try {
+      listing = read_sass_lines(*sass_listing);
+    } catch (const device_error& e) {
+      throw usage_error(std::string("--sass: ") + e.what());
+    }
+  }
+  // A page with the listing's program lines attached, when --sass gave one.
+  auto with_lines = [&](std::vector<sass_row> rows) {
+    if (sass_listing) attach_source_lines(rows, listing, *sass_listing);
+    return rows;
+  };
   std::vector<sass_row> saved_page;
   if (ncu_source) {
     if (points.size() != 1)
       throw usage_error("--ncu-source " + *ncu_source + " is one launch's page: --only must select one point (it selects " +
                         std::to_string(points.size()) + ")");
     try {
-      saved_page = read_source_counters(*ncu_source);
+      saved_page = with_lines(read_source_counters(*ncu_source));
     } catch (const device_error& e) {
       throw usage_error(std::string("--ncu-source: ") + e.what());
     }
@@ -362,12 +379,12 @@ int crosscheck(std::vector<std::string> args, const std::string& command_line) {
       const std::string base = std::string(dir) + "/point-" + std::to_string(i);
       const std::vector<sass_row> page =
           ncu_source ? saved_page
-                     : measure_source_counters("--launch-skip " + std::to_string(i) + " --launch-count 1",
+                     : with_lines(measure_source_counters("--launch-skip " + std::to_string(i) + " --launch-count 1",
                                                "/proc/" + std::to_string(getpid()) + "/exe counters-pass --seed " +
                                                    std::to_string(seed) + (only.empty() ? "" : " --only '" + only + "'") +
                                                    (sweep_iterations >= 0 ? " --sweep-iterations " +
                                                                                 std::to_string(sweep_iterations) : ""),
-                                               "", base);
+                                               "", base));
       const source_comparison c = compare_source_counters(sim::arch_named("sm90"), sims[i].run, page,
                                                           ncu_source ? *ncu_source : "live: " + base + ".ncu-rep");
       all_sources_equal = all_sources_equal && c.all_equal;

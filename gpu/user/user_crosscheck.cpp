@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "gpu/crosscheck/ncu.hpp"
+#include "gpu/crosscheck/sass_lines.hpp"
 #include "gpu/crosscheck/source_counters.hpp"
 
 namespace tilesim::gpu {
@@ -23,6 +24,12 @@ std::vector<byte_buffer> user_buffers::initial_bytes() const {
 
 namespace detail {
 namespace {
+
+// A source page with the program lines of o.sass_listing attached, when one was given.
+std::vector<sass_row> with_lines(std::vector<sass_row> rows, const crosscheck_options& o) {
+  if (!o.sass_listing.empty()) attach_source_lines(rows, read_sass_lines(o.sass_listing), o.sass_listing);
+  return rows;
+}
 
 constexpr const char* counters_env = "TILESIM_CROSSCHECK_COUNTERS";
 
@@ -129,7 +136,8 @@ user_report finish_user_crosscheck(const crosscheck_options& o, const user_buffe
   char line[512];
   // A saved source page compares without a GPU (not in the counters pass of another call: nothing was run).
   if (!o.ncu_source.empty() && !run.workgroups.empty()) {
-    r.source = compare_source_counters(sim::arch_named(o.arch), run, read_source_counters(o.ncu_source), o.ncu_source);
+    r.source = compare_source_counters(sim::arch_named(o.arch), run, with_lines(read_source_counters(o.ncu_source), o),
+                                       o.ncu_source);
     r.source_compared = true;
   }
   if (!why_skipped.empty()) {
@@ -178,8 +186,9 @@ user_report finish_user_crosscheck(const crosscheck_options& o, const user_buffe
       const std::string base = std::string(dir) + "/source";
       r.source = compare_source_counters(
           sim::arch_named(o.arch), run,
-          measure_source_counters("--kernel-name regex:user_kernel --launch-count 1", own_command_line(true),
-                                  std::string(counters_env) + "=" + std::to_string(call.index) + " ", base),
+          with_lines(measure_source_counters("--kernel-name regex:user_kernel --launch-count 1", own_command_line(true),
+                                             std::string(counters_env) + "=" + std::to_string(call.index) + " ", base),
+                     o),
           "live: " + base + ".ncu-rep");
       r.source_compared = true;
     }

@@ -109,6 +109,9 @@ struct crosscheck_options {
   // it is compared even without a GPU (the simulator side runs everywhere).
   bool source_counters = true;
   std::string ncu_source;
+  // sass_listing: `nvdisasm -g -gi` of the kernel built with -lineinfo: each label's row then names the program
+  // lines its SASS instructions came from (gpu/crosscheck/sass_lines.hpp).
+  std::string sass_listing;
 };
 
 struct user_report {
