@@ -2,9 +2,11 @@
 // column-sums-crosscheck --report: tool "tilesim::gpu::crosscheck"). Law: for every recorded point, the column
 // sums program rebuilt from the point (its layout from the name, its inputs from the recorded seed) predicts on
 // the simulator exactly the twelve counters Nsight Compute counted, its output equals the host's column sums,
-// and the GPU's output matched the simulator's when recorded.
+// and the GPU's output matched the simulator's when recorded; where a point carries Nsight's per-instruction source
+// counters (source_counters), every single-label row's executions, wavefronts and sectors equal today's simulator.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -45,6 +47,21 @@ TEST_CASE("user program recordings: Nsight's counters == the simulator's for eve
         CHECK_MESSAGE(member.second.number() == want[member.first].number(),
                       member.first << ": simulator " << member.second.number() << ", GPU " << want[member.first].number());
       CHECK(p["gpu_output"]["mismatches"].number() == 0);
+      // Per instruction (recorded with Nsight's source counters): every label's GPU counts equal today's simulator.
+      const sim::program_report report = sim::make_program_report(sim::arch_named("sm90"), r);
+      if (const gpu::json_value* source = p.get("source_counters"))
+        for (const gpu::json_value& row : (*source)["rows"].elements()) {
+          if (row["labels"].elements().size() != 1) continue;  // groups and leftovers: the recording's own verdict
+          const std::string label = row["labels"][0].string();
+          CAPTURE(label);
+          CHECK(row["status"].string() == "equal");
+          const auto it = std::find_if(report.instructions.begin(), report.instructions.end(),
+                                       [&](const sim::instruction_report& i) { return i.label == label; });
+          REQUIRE(it != report.instructions.end());
+          CHECK(row["gpu_instructions_executed"].number() == it->instances);
+          CHECK(row["gpu_wavefronts"].number() == it->wavefronts);
+          CHECK(row["gpu_sectors"].number() == it->sectors);
+        }
       const std::vector<float> out = r.memory.get<float>(1);
       for (int t = 0; t < 4; ++t)
         for (int c = 0; c < 64; ++c) {
