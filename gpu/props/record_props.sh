@@ -31,6 +31,16 @@ export LD_LIBRARY_PATH=$PWD/$bundle${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
 prefix=props-$(echo "$gpu" | grep -oiE 'h[0-9]{3}' | head -1 | tr '[:upper:]' '[:lower:]')
 "$bundle/tilesim-gpu" device
+# CACHE_FROM=DIR or FILE.tgz: a module cache compiled beforehand (tilesim-props-compile --cases 500 --seed 18
+# --cache DIR, then tar czf FILE.tgz -C DIR .: the same NVRTC 13.0 and include paths give the same keys; the
+# cubins are ~160 KB each, ~16 KB compressed), copied in so that a later call (counters) need not compile again;
+# entries it lacks are compiled here. The first call compiles on the GPU machine (the 16-core measurement).
+if [ -n "${CACHE_FROM:-}" ]; then
+  mkdir -p /tmp/tilesim-props-cache
+  if [ -d "$CACHE_FROM" ]; then cp -n "$CACHE_FROM"/* /tmp/tilesim-props-cache/ 2> /dev/null
+  else tar xzf "$CACHE_FROM" -C /tmp/tilesim-props-cache; fi
+  echo "module cache: $(find /tmp/tilesim-props-cache -name '*.cubin' | wc -l) kernels from $CACHE_FROM"
+fi
 status=0
 left() { echo $((end - $(date +%s))); }
 atleast() { [ "$2" -gt "$1" ] && echo "$2" || echo "$1"; }  # atleast LOW N: max(LOW, N)
