@@ -8,7 +8,7 @@
 // It runs the program for every lane (sim/engine), workgroups streamed through --jobs worker threads and priced
 // as each SM's set of them finishes (sim::simulate), checks its result, prices every wave-level instruction on
 // the arch's models and times each workgroup (sim/report), and prints one line per program instruction:
-//   label, space, op, bytes per lane, instances (waves x workgroups), wavefronts (actual / ideal, N-way) for
+//   label, space, op, bytes per lane, instances (waves x workgroups), wavefronts (actual / ideal, N-way, wf/inst) for
 //   LDS, sectors (actual / ideal) for global, mean cycles from issue to completion
 // then the totals, the predicted cycles per workgroup and every finding (races, out-of-bounds, divergence).
 // --json prints the same as one JSON object; --svg FILE draws the bank heat map (phases x banks) of the LDS

@@ -102,7 +102,7 @@ void print_help(std::ostream& out) {
          "  tilesim global --arch ARCH [FILE|-]\n"
          "                                   global-memory sectors of single instructions: NAME SECTORS\n"
          "  tilesim run copy [options]       run a built-in tile program for every lane on the simulator: per\n"
-         "                                   instruction wavefronts, N-way, sectors, cycles; races and\n"
+         "                                   instruction wavefronts, N-way, wf/inst, sectors, cycles; races and\n"
          "                                   out-of-bounds accesses (tilesim run --help)\n"
          "  tilesim merge PARTIAL.json...    join the slices of a sharded tilesim run (--workgroups A:B) into\n"
          "                                   its report (tilesim merge --help)\n"
