@@ -139,7 +139,8 @@ TILESIM_HOST_DEVICE constexpr violation check_lengths(const char* where, const m
   for (int i = 0; i < N; ++i) {
     if (lengths[i] < 1) return broken_unless(false, rule::length_not_positive, where, {"dim", i}, {"length", lengths[i]});
     if (lengths[i] > max_extent) return broken_unless(false, rule::extent_too_large, where, {"dim", i}, {"length", lengths[i]});
-    if (lengths[i] > max_extent / p) {  // p * lengths[i] > 2^40, tested without the product: it may pass 2^63
+    // p * lengths[i] > 2^40: the product itself while it cannot pass 2^63 (p < 2^23), else by a division
+    if (p < (index_t{1} << 23) ? p * lengths[i] > max_extent : lengths[i] > max_extent / p) {
       if (lengths[i] > INT64_MAX / p)
         return broken_unless(false, rule::extent_too_large, where, {"product up to dim", i}, {"product before it", p},
                              {"length", lengths[i]});

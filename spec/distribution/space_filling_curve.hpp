@@ -29,21 +29,38 @@ struct space_filling_curve {
 
   // The Y index of access i; snake [2,3,4] / vector 2: index(2) == {0, 1, 2}.
   TILESIM_HOST_DEVICE constexpr multi_index<N> index(index_t i) const {
-    multi_index<N> grid{}, digit{};
-    for (int k = 0; k < N; ++k) grid[k] = lengths[order[k]] / scalars_per_access[order[k]];
+    const multi_index<N> g = grid();
+    multi_index<N> digit{};
     for (int k = N - 1; k >= 0; --k) {
-      if (grid[k] == 1) continue;  // digit 0; skips the division (a window's curve has max_y dims, most of length 1)
-      digit[k] = i % grid[k];
-      i /= grid[k];
+      if (g[k] == 1) continue;  // digit 0; skips the division (a window's curve has max_y dims, most of length 1)
+      digit[k] = i % g[k];
+      i /= g[k];
     }
+    return y_of_digits(g, digit);
+  }
+  // Accesses along each curve dim, outermost first: lengths[order[k]] / scalars_per_access[order[k]].
+  TILESIM_HOST_DEVICE constexpr multi_index<N> grid() const {
+    multi_index<N> g{};
+    for (int k = 0; k < N; ++k) g[k] = lengths[order[k]] / scalars_per_access[order[k]];
+    return g;
+  }
+  // The Y index of the access whose row-major digits over grid() are `digit` (index(i) for i's digits).
+  TILESIM_HOST_DEVICE constexpr multi_index<N> y_of_digits(const multi_index<N>& g, const multi_index<N>& digit) const {
     multi_index<N> y{};
     index_t before = 0;  // row-major number of the digits before dim k
     for (int k = 0; k < N; ++k) {
-      const index_t d = (snake && before % 2 == 1) ? grid[k] - 1 - digit[k] : digit[k];
+      const index_t d = (snake && before % 2 == 1) ? g[k] - 1 - digit[k] : digit[k];
       y[order[k]] = d * scalars_per_access[order[k]];
-      before = before * grid[k] + digit[k];
+      before = before * g[k] + digit[k];
     }
     return y;
+  }
+  // Steps digits to the next access's (an odometer over grid(): index(i + 1) from i's digits, no division).
+  TILESIM_HOST_DEVICE static constexpr void next_digits(const multi_index<N>& g, multi_index<N>& digit) {
+    for (int k = N - 1; k >= 0; --k) {
+      if (++digit[k] < g[k]) return;
+      digit[k] = 0;
+    }
   }
   // index(i + 1) - index(i).
   TILESIM_HOST_DEVICE constexpr multi_index<N> forward_step(index_t i) const { return index(i + 1) - index(i); }

@@ -36,14 +36,24 @@ struct merge {
     multi_index<N> low{};
     index_t t = up[0];
     for (int i = N - 1; i > 0; --i) {
+      if (lengths[i] == 1) continue;  // digit 0, t unchanged: no division
       low[i] = floor_mod(t, lengths[i]);
       t = floor_div(t, lengths[i]);
     }
     low[0] = t;
     return low;
   }
-  TILESIM_HOST_DEVICE constexpr multi_index<N> update_lower_index(multi_index<1>, multi_index<1> up,
+  // A step that keeps the last digit in range changes that digit alone (low holds lower_index of the old u,
+  // the only digits with that u); any other step recomputes the digits.
+  TILESIM_HOST_DEVICE constexpr multi_index<N> update_lower_index(multi_index<1> diff, multi_index<1> up,
                                                                   multi_index<N>& low) const {
+    const index_t last = low[N - 1] + diff[0];
+    if (N > 1 && last >= 0 && last < lengths[N - 1]) {
+      multi_index<N> step{};
+      step[N - 1] = diff[0];
+      low[N - 1] = last;
+      return step;
+    }
     return recompute_lower(*this, up, low);
   }
   TILESIM_HOST_DEVICE constexpr bool is_valid_upper(multi_index<1>) const { return true; }

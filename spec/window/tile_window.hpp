@@ -128,14 +128,26 @@ struct tile_window {
   index_t y_stride_[max_y];
   int y_dim_[max_y];
   index_t vector_d_stride_;  // register distance between consecutive elements of one vector: d_of(e_{vector dim})
+  index_t y_d_stride_[max_y];  // d_of(y) = Σ_j y_j * y_d_stride_[j] (row-major over the Y lengths)
 
   TILESIM_HOST_DEVICE constexpr const multi_index<n_dim>& origin() const { return origin_; }
 
-  // Window-relative x of this thread's element y: encoding.x_of(thread, y), from the affine form.
+  // Window-relative x of this thread's element y: encoding.x_of(thread, y), from the affine form (summed per X
+  // dim in a register: adding into x[y_dim_[j]] stalls on store forwarding when x is read back as a whole).
   TILESIM_HOST_DEVICE constexpr multi_index<n_dim> x_of(const multi_index<max_y>& y) const {
-    multi_index<n_dim> x = x_base_;
-    for (int j = 0; j < encoding.n_y; ++j) x[y_dim_[j]] += y[j] * y_stride_[j];
+    multi_index<n_dim> x{};
+    for (int i = 0; i < n_dim; ++i) {
+      index_t sum = x_base_[i];
+      for (int j = 0; j < encoding.n_y; ++j) sum += y_dim_[j] == i ? y[j] * y_stride_[j] : 0;
+      x[i] = sum;
+    }
     return x;
+  }
+  // The register index of element y: encoding.d_of(y), from the strides made once per window.
+  TILESIM_HOST_DEVICE constexpr index_t d_of(const multi_index<max_y>& y) const {
+    index_t d = 0;
+    for (int j = 0; j < encoding.n_y; ++j) d += y[j] * y_d_stride_[j];
+    return d;
   }
 
   // Fills the affine form of x_of for this thread (each Y is one H component: its stride is the product of
@@ -152,6 +164,11 @@ struct tile_window {
     multi_index<max_y> unit{};
     unit[traits.vector_dim_y] = 1;
     vector_d_stride_ = encoding.n_y > 0 ? encoding.d_of(unit) : 0;
+    index_t after = 1;  // Π of the Y lengths after j
+    for (int j = encoding.n_y - 1; j >= 0; --j) {
+      y_d_stride_[j] = after;
+      after *= encoding.y_length(j);
+    }
   }
 
   // Recomputes everything for a new origin (CK's set_window_origin).
@@ -165,16 +182,20 @@ struct tile_window {
     view.desc.move(first_, step);
   }
 
-  // Calls f(window_access) for each access in curve order, walking one coordinate as CK does.
+  // Calls f(window_access) for each access in curve order, walking one coordinate as CK does (and the curve
+  // digit by digit: y of access i + 1 is traits.first_y(i + 1) without its divisions).
   template <class F>
   TILESIM_HOST_DEVICE constexpr void for_each_access(F&& f) const {
     coordinate_type c = first_;
+    const multi_index<max_y> grid = traits.curve.grid();
+    multi_index<max_y> digit{};
     multi_index<max_y> y = traits.first_y(0);
     multi_index<n_dim> x = x_of(y);
     for (index_t i = 0; i < traits.num_access; ++i) {
       f(window_access<n_dim>{i, y, origin_ + x, c.offset(), view.desc.is_valid(c)});
       if (i + 1 == traits.num_access) break;
-      const multi_index<max_y> next_y = traits.first_y(i + 1);
+      traits.curve.next_digits(grid, digit);
+      const multi_index<max_y> next_y = traits.curve.y_of_digits(grid, digit);
       const multi_index<n_dim> next_x = x_of(next_y);
       view.desc.move(c, next_x - x);
       y = next_y;
@@ -196,7 +217,7 @@ struct tile_window {
     for_each_access([&](const window_access<n_dim>& a) {
       value_type vec[max_vector];
       view.buffer.load(a.offset, traits.scalars_per_vector, vec, a.valid);
-      const index_t d = encoding.d_of(a.y);
+      const index_t d = d_of(a.y);
       for (index_t j = 0; j < traits.scalars_per_vector; ++j) dst[d + j * vector_d_stride_] = static_cast<T>(vec[j]);
       check_vector(a, memory_op::load, walk, report);
     });
@@ -251,7 +272,7 @@ struct tile_window {
     strict_walk<Report> walk{};
     for_each_access([&](const window_access<n_dim>& a) {
       value_type vec[max_vector];
-      const index_t d = encoding.d_of(a.y);
+      const index_t d = d_of(a.y);
       for (index_t j = 0; j < traits.scalars_per_vector; ++j) vec[j] = static_cast<value_type>(src[d + j * vector_d_stride_]);
       check_vector(a, op, walk, report);
       if (op == memory_op::store)
@@ -324,7 +345,7 @@ TILESIM_HOST_DEVICE constexpr tile_window<View> make_tile_window(
   for (int i = 0; i < n; ++i)
     require(broken_unless(e.x_length(i) == lengths[i], rule::window_shape_mismatch, "tile_window", {"dim", i},
                           {"window length", lengths[i]}, {"encoding X length", e.x_length(i)}));
-  tile_window<View> w{view, lengths, e, make_load_store_traits(e, view.desc.top_vectors(), visit), thread, {}, {}, {}, {}, {}, 0};
+  tile_window<View> w{view, lengths, e, make_load_store_traits(e, view.desc.top_vectors(), visit), thread, {}, {}, {}, {}, {}, 0, {}};
   w.prepare_x_of();
   require(broken_unless(w.traits.scalars_per_vector <= tile_window<View>::max_vector, rule::window_vector_too_long,
                         "tile_window", {"scalars per vector", w.traits.scalars_per_vector},
