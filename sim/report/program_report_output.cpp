@@ -2,28 +2,17 @@
 #include <cstdio>
 
 #include "sim/models/lds_banks.hpp"
+#include "sim/report/json_reader.hpp"
 #include "sim/report/program_report.hpp"
 
 namespace tilesim::sim {
 
 namespace {
 
-// Text as a JSON string's contents: quotes, backslashes and control characters escaped.
+// Text as a JSON string's contents (json_quote without its quotes): escape("a\"b") == "a\\\"b".
 std::string escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
-      out += buf;
-    } else {
-      out += c;
-    }
-  }
-  return out;
+  const std::string quoted = json_quote(s);
+  return quoted.substr(1, quoted.size() - 2);
 }
 
 // Text as XML character data or attribute value: xml_escape("a<b & \"c\"") == "a&lt;b &amp; &quot;c&quot;".
