@@ -10,8 +10,11 @@
 //   "lds store"     writer window over LDS in c's layout
 //   barrier
 //   "lds load"      reader window over LDS in c's layout (the fault's layout on a faulty device)
-//   "global store"  reader window over the padded global output at (b*rows, 0), by replica 0 of a replicated
-//                   reader only (the threads whose R components are 0), so each element is stored once
+//   "global store"  reader window over the padded global output at (b*rows, 0)
+// both by replica 0 of a replicated reader only (the threads whose R components are 0), so each element is
+// stored once. The other replicas load nothing: their values would be dead, and nvcc drops dead loads (moves
+// them under the store's branch), so a program that loaded them would count LDS accesses the kernel never makes
+// (the H100 props run of 2026-11-24 23:26 UTC, case 21: 2 LDS loads on the GPU against 4).
 // The global view is tensor_rows x tensor_cols row-major (vector guarantee: the largest power of two dividing
 // tensor_cols, at most 16 bytes, so no vector straddles the pad) under two right pads up to grid*rows x cols.
 //
@@ -147,11 +150,12 @@ TILESIM_HOST_DEVICE void props_copy(Ctx& ctx, const Case& shape) {
     ctx.label("lds store");
     make_tile_window(lds_w, tile, {0, 0}, write_enc, writer).store(staged);
     ctx.barrier();
+    if (!primary_replica(read_enc, reader)) return;  // see the essay: a replica's loads would be dead
     auto moved = make_distributed_tensor<T, props_max_elements>(read_enc);
     ctx.label("lds load");
     make_tile_window(lds_r, tile, {0, 0}, read_enc, reader).load(moved);
     ctx.label("global store");
-    if (primary_replica(read_enc, reader)) make_tile_window(out, tile, origin, read_enc, reader).store(moved);
+    make_tile_window(out, tile, origin, read_enc, reader).store(moved);
   });
 }
 
