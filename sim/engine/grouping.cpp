@@ -96,23 +96,8 @@ void group_interval(const std::vector<std::span<const lane_access>>& threads, in
       for (int op = 0; op < alu_op_count; ++op) tail[op] = std::max(tail[op], tails[static_cast<std::size_t>(first + l)][op]);
     rec.alu_tail.push_back(tail);
     std::vector<lane_cursor> cur(static_cast<std::size_t>(lanes));
-    std::vector<std::uint64_t> counts(static_cast<std::size_t>(lanes));
-    bool diverged = false;
-    for (int l = 0; l < lanes; ++l) {
-      const std::span<const lane_access> acc = threads[static_cast<std::size_t>(first + l)];
-      cur[static_cast<std::size_t>(l)] = {0, acc.size(), 0};
-      std::uint64_t& count = counts[static_cast<std::size_t>(l)];
-      for (const lane_access& a : acc) count += pieces(a, split_bytes);
-      diverged = diverged || count != counts[0];
-    }
-    if (diverged) {
-      std::map<std::uint64_t, std::vector<int>> by_count;
-      for (int l = 0; l < lanes; ++l) by_count[counts[static_cast<std::size_t>(l)]].push_back(l);
-      divergence d{block, w, interval, {}};
-      for (const auto& [count, ids] : by_count)
-        d.lanes.push_back({std::to_string(count) + (count == 1 ? " instruction" : " instructions"), ids});
-      g.divergences.push_back(std::move(d));
-    }
+    std::vector<std::uint64_t> counts(static_cast<std::size_t>(lanes));  // pieces per lane, counted as they group
+    for (int l = 0; l < lanes; ++l) cur[static_cast<std::size_t>(l)] = {0, threads[static_cast<std::size_t>(first + l)].size(), 0};
     for (int position = 0;; ++position) {
       int ref = -1;
       for (int l = 0; l < lanes && ref < 0; ++l)
@@ -159,6 +144,7 @@ void group_interval(const std::vector<std::span<const lane_access>>& threads, in
       for (int l = ref; l < lanes; ++l) {  // advance every lane that took part by one piece
         lane_cursor& c = cur[static_cast<std::size_t>(l)];
         if (c.done()) continue;
+        ++counts[static_cast<std::size_t>(l)];
         const lane_access& a = threads[static_cast<std::size_t>(first + l)][c.access];
         if (++c.piece >= pieces(a, split_bytes)) {
           c.piece = 0;
@@ -166,6 +152,17 @@ void group_interval(const std::vector<std::span<const lane_access>>& threads, in
         }
       }
       rec.instructions.push_back(std::move(ins));
+    }
+    // Lanes that issued different numbers of instructions in the interval diverged.
+    bool diverged = false;
+    for (int l = 0; l < lanes; ++l) diverged = diverged || counts[static_cast<std::size_t>(l)] != counts[0];
+    if (diverged) {
+      std::map<std::uint64_t, std::vector<int>> by_count;
+      for (int l = 0; l < lanes; ++l) by_count[counts[static_cast<std::size_t>(l)]].push_back(l);
+      divergence d{block, w, interval, {}};
+      for (const auto& [count, ids] : by_count)
+        d.lanes.push_back({std::to_string(count) + (count == 1 ? " instruction" : " instructions"), ids});
+      g.divergences.push_back(std::move(d));
     }
   }
 }

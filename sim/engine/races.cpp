@@ -46,9 +46,10 @@ std::vector<byte_range> uncovered(address_t lo, address_t hi, std::vector<byte_r
 }  // namespace
 
 void append_touches(std::vector<touch>& out, const std::vector<lane_access>& accesses, int block, int thread,
-                    const std::vector<address_t>& lds_bases, const std::vector<address_t>& global_bases) {
+                    const std::vector<address_t>& lds_bases, const std::vector<address_t>& global_bases,
+                    bool with_lds) {
   for (const lane_access& a : accesses) {
-    if (!a.touched()) continue;
+    if (!a.touched() || (!with_lds && a.space == memory_space::lds)) continue;
     const std::vector<address_t>& bases = a.space == memory_space::lds ? lds_bases : global_bases;
     const auto slot = static_cast<std::size_t>(a.buffer);
     const address_t base = slot < bases.size() ? bases[slot] : 0;
@@ -68,33 +69,37 @@ std::vector<race> find_races(const std::vector<touch>& t, race_scope scope, cons
     if (a.atomic && b.atomic) return false;
     return within ? a.thread != b.thread : a.block != b.block;
   };
-  // Writes in (class, space, first byte, position) order; the position makes ties deterministic.
-  auto order = [&](std::size_t i) {
-    return std::make_tuple(class_of(t[i]), static_cast<int>(t[i].space), t[i].begin, i);
+  // Writes in (class, space, first byte, position) order; the position makes ties deterministic. The keys are
+  // copied out of the touches so that sorting and searching compare contiguous data.
+  struct write_key {
+    std::pair<int, int> cls;
+    int space;
+    address_t begin;
+    std::size_t i;
+    bool operator<(const write_key& o) const {
+      return std::tie(cls, space, begin, i) < std::tie(o.cls, o.space, o.begin, o.i);
+    }
   };
-
-  std::vector<std::size_t> writes;
+  std::vector<write_key> writes;
   address_t longest = 0;
   for (std::size_t i = 0; i < t.size(); ++i)
     if (t[i].write) {
-      writes.push_back(i);
+      writes.push_back({class_of(t[i]), static_cast<int>(t[i].space), t[i].begin, i});
       longest = std::max(longest, t[i].end - t[i].begin);
     }
-  std::sort(writes.begin(), writes.end(), [&](std::size_t a, std::size_t b) { return order(a) < order(b); });
-
+  std::sort(writes.begin(), writes.end());
   std::map<race_key, std::vector<byte_range>> found;
   std::vector<byte_range> explained;
-  for (std::size_t i = 0; i < t.size(); ++i) {
+  for (std::size_t i = 0; i < t.size() && !writes.empty(); ++i) {
     const touch& a = t[i];
     const address_t from = a.begin >= longest ? a.begin - longest + 1 : 0;
-    const auto lowest = std::make_tuple(class_of(a), static_cast<int>(a.space), from, std::size_t{0});
-    auto it = std::lower_bound(writes.begin(), writes.end(), lowest,
-                               [&](std::size_t w, const auto& key) { return order(w) < key; });
+    const write_key lowest{class_of(a), static_cast<int>(a.space), from, std::size_t{0}};
+    auto it = std::lower_bound(writes.begin(), writes.end(), lowest);
     explained.clear();
     for (; it != writes.end(); ++it) {
-      const touch& w = t[*it];
-      if (class_of(w) != class_of(a) || w.space != a.space || w.begin >= a.end) break;
-      if (*it == i || w.end <= a.begin || !unordered(a, w)) continue;
+      if (it->cls != lowest.cls || it->space != lowest.space || it->begin >= a.end) break;
+      const touch& w = t[it->i];
+      if (it->i == i || w.end <= a.begin || !unordered(a, w)) continue;
       const address_t lo = std::max(a.begin, w.begin), hi = std::min(a.end, w.end);
       const std::vector<byte_range> fresh = uncovered(lo, hi, explained);
       explained.emplace_back(lo, hi);

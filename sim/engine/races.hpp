@@ -44,9 +44,11 @@ struct race_naming {
   std::function<std::string(memory_space, int)> buffer_name;
 };
 
-// The touches of a lane access list (touched ones only), for thread `thread` of workgroup `block`.
+// The touches of a lane access list (touched ones only; global ones only without with_lds), for thread `thread`
+// of workgroup `block`.
 void append_touches(std::vector<touch>& out, const std::vector<lane_access>& accesses, int block, int thread,
-                    const std::vector<address_t>& lds_bases, const std::vector<address_t>& global_bases);
+                    const std::vector<address_t>& lds_bases, const std::vector<address_t>& global_bases,
+                    bool with_lds = true);
 
 // Every race among `touches` in `scope`, coalesced (see above).
 std::vector<race> find_races(const std::vector<touch>& touches, race_scope scope, const race_naming& naming);
