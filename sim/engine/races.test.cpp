@@ -171,6 +171,36 @@ TEST_CASE("race: a global store of workgroup 0 and a load of workgroup 1 race (w
   CHECK(x.second.label == "peek");
 }
 
+TEST_CASE("race: within a workgroup, a global store and another thread's load of its word race; disjoint stores do not") {
+  for (const bool overlap : {false, true}) {
+    global_memory mem;
+    const int g = mem.add<float>("out", 64);
+    const run_result r = run({.block = 32, .wave_size = 32}, std::move(mem), [&](thread_context& ctx) {
+      auto buf = ctx.global<float>(g);
+      ctx.label("own");
+      store_element(buf, ctx.thread_id(), 1.0f);  // every thread its own word
+      if (overlap && ctx.thread_id() == 7) {
+        ctx.label("peek");
+        (void)load_element(buf, 3);
+      }
+    });
+    CAPTURE(overlap);
+    if (!overlap) {
+      CHECK(r.workgroups[0].races.empty());
+      continue;
+    }
+    REQUIRE(r.workgroups[0].races.size() == 1);
+    const race& x = r.workgroups[0].races[0];
+    CHECK(x.space == memory_space::global);
+    CHECK(x.begin == 12);
+    CHECK(x.end == 16);
+    CHECK(x.first.who.thread == 3);
+    CHECK(x.first.label == "own");
+    CHECK(x.second.who.thread == 7);
+    CHECK(x.second.label == "peek");
+  }
+}
+
 TEST_CASE("race: max_reports lists the first N and counts all") {
   const run_result r = run({.block = 64, .max_reports = 5}, global_memory{}, [](thread_context& ctx) {
     auto lds = ctx.lds<int>(1);
