@@ -9,7 +9,8 @@
 #include <cstdio>
 #include <string>
 
-#include "gpu/device_run.hpp"
+#include "gpu/device_error.hpp"
+#include "gpu/device_types.hpp"
 #include "gpu/hip_runtime.hpp"
 
 namespace tilesim::gpu::detail {

@@ -13,7 +13,8 @@
 #include <vector>
 
 #include "gpu/device_context.hpp"
-#include "gpu/device_run.hpp"
+#include "gpu/device_error.hpp"
+#include "gpu/device_types.hpp"
 #include "gpu/hip_runtime.hpp"
 
 namespace tilesim::gpu {

@@ -13,6 +13,7 @@
 
 #include "gpu/compiled_shapes.hpp"
 #include "gpu/device_describe.cuh"
+#include "gpu/device_run.hpp"  // the run_*_on_device declarations this file defines
 #include "gpu/kernel_launch.hpp"
 
 namespace tilesim::gpu {

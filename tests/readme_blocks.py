@@ -13,8 +13,9 @@ THE LAW. No README.md code block can drift from the code (issue 16). Per fence:
             job's table, which the unit test cli-examples holds to `tilesim examples` byte for byte.
   ```sh     every repository path it names exists, and every `ninja -C DIR X/Y` target is an executable('Y')
             of X/meson.build.
-  ```cmake  every line is a line of tests/consumer/CMakeLists.txt (my_program spelled transpose), which the
-            unit test consumer builds against the installed package.
+  ```cmake  every line is a line of tests/consumer/CMakeLists.txt (my_program spelled transpose) or of
+            tests/consumer/gpu/CMakeLists.txt, which the unit tests consumer and consumer-gpu build against the
+            installed package.
 KNOWN_DRIFT lists blocks that drift today (by their first line) with why; they are reported, not failed, and
 one that matches again fails until it is taken off the list. Exit 0 when the law holds; 1 naming each block.
 """
@@ -109,7 +110,7 @@ def check_text(body, root, tilesim):
 def check_sh(body, root):
     problems = []
     for line in body:
-        for token in re.findall(r"(?:scripts|gpu|sim|bench|examples|cli)/[\w./-]+\.(?:sh|py|cpp|hpp)", line):
+        for token in re.findall(r"(?:scripts|gpu|sim|bench|examples|cli)/[\w./-]+\.(?:sh|py|cpp|hpp|cu)\b", line):
             if not os.path.exists(os.path.join(root, token)):
                 problems.append(f"{token} does not exist")
         m = re.search(r"ninja -C \S+ (.*)$", line)
@@ -124,9 +125,11 @@ def check_sh(body, root):
 
 
 def check_cmake(body, root):
-    with open(os.path.join(root, "tests", "consumer", "CMakeLists.txt")) as f:
-        consumer = [line.strip() for line in f]
-    return [f"tests/consumer/CMakeLists.txt has no line {line!r}" for line in body
+    consumer = []
+    for path in (("tests", "consumer", "CMakeLists.txt"), ("tests", "consumer", "gpu", "CMakeLists.txt")):
+        with open(os.path.join(root, *path)) as f:
+            consumer += [line.strip() for line in f]
+    return [f"tests/consumer/{{,gpu/}}CMakeLists.txt has no line {line!r}" for line in body
             if line.split("#")[0].strip().replace("my_program", "transpose") not in consumer]
 
 

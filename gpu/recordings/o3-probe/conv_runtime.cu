@@ -2,6 +2,7 @@
 // argument, encodings and windows built at run time), as gpu/kernels_o1.cu had it until 2026-11-24, compiled at
 // NVVM -O3 in variants that put back, one at a time, the old device code the issue's §4 suspected
 // (zero-overhead-device-code.md): build.sh says which macros make which variant.
+#include "examples/conv/conv_program.hpp"
 #include "gpu/kernel_launch.hpp"
 
 namespace tilesim::gpu {
