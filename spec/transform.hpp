@@ -132,6 +132,18 @@ std::string cpp_list(const multi_index<N>& a) {
   return s + "}";
 }
 
+// Whether check_lengths finds nothing, without building a violation (for checks made per thread).
+template <int N>
+TILESIM_HOST_DEVICE constexpr bool lengths_within(const multi_index<N>& lengths) {
+  index_t p = 1;
+  for (int i = 0; i < N; ++i) {
+    if (lengths[i] < 1 || lengths[i] > max_extent) return false;
+    if (p < (index_t{1} << 23) ? p * lengths[i] > max_extent : lengths[i] > max_extent / p) return false;
+    p *= lengths[i];
+  }
+  return true;
+}
+
 // The shared length rule: every component in [1, 2^40], and their product too.
 template <int N>
 TILESIM_HOST_DEVICE constexpr violation check_lengths(const char* where, const multi_index<N>& lengths) {

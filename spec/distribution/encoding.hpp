@@ -138,8 +138,43 @@ struct tile_distribution_encoding {
     return ys;
   }
 
+  // Whether check() finds nothing: the same rules as booleans, no violation built (check() runs for every window
+  // and encoding each simulated thread makes).
+  TILESIM_HOST_DEVICE constexpr bool well_formed() const {
+    if (n_r < 0 || n_r > max_components || n_x < 1 || n_x > max_x || n_y < 0 || n_y > max_y || n_p < 1 || n_p > 2)
+      return false;
+    for (int i = 0; i < n_x; ++i)
+      if (n_h[i] < 1 || n_h[i] > max_components) return false;
+    multi_index<max_components> lengths{};
+    for (int i = 0; i < n_x; ++i) {
+      for (int j = 0; j < max_components; ++j) lengths[j] = j < n_h[i] ? h[i][j] : 1;
+      if (!lengths_within(lengths)) return false;
+    }
+    for (int k = 0; k < max_components; ++k) lengths[k] = k < n_r ? r[k] : 1;
+    if (!lengths_within(lengths)) return false;
+    unsigned claimed[1 + max_x] = {};  // bit minor of major: claimed by a P or a Y
+    auto claim = [&](rh c, bool by_y) {
+      const bool exists = c.major == 0 ? (c.minor >= 0 && c.minor < n_r)
+                                       : (c.major >= 1 && c.major <= n_x && c.minor >= 0 && c.minor < n_h[c.major - 1]);
+      if (!exists || (by_y && c.major == 0) || (claimed[c.major] >> c.minor & 1u)) return false;
+      claimed[c.major] |= 1u << c.minor;
+      return true;
+    };
+    for (int i = 0; i < n_p; ++i) {
+      if (p_size[i] < 1 || p_size[i] > max_components) return false;
+      for (int k = 0; k < p_size[i]; ++k)
+        if (!claim(p[i][k], false)) return false;
+    }
+    for (int j = 0; j < n_y; ++j)
+      if (!claim(y[j], true)) return false;
+    for (int i = 0; i < n_x; ++i)
+      if (claimed[i + 1] != (1u << n_h[i]) - 1u) return false;
+    return true;
+  }
+
   // The first broken structural rule, naming the component.
   TILESIM_HOST_DEVICE constexpr violation check() const {
+    if (well_formed()) return {};
     const char* where = "encoding";
     if (n_r < 0 || n_r > max_components || n_x < 1 || n_x > max_x || n_y < 0 || n_y > max_y || n_p < 0 || n_p > max_p)
       return broken_unless(false, rule::encoding_too_large, where, {"R", n_r}, {"X", n_x}, {"P", n_p}, {"Y", n_y});

@@ -124,6 +124,78 @@ TEST_CASE("invalid encodings are rejected with the component named") {
   CHECK(error_of([] { (void)make_encoding({}, {{0, 2}}, {{{1, 0}}}, {{1, 1}}); }).first == rule::length_not_positive);
 }
 
+TEST_CASE("well_formed() is exactly check() finding nothing, over valid encodings and single-field mutations") {
+  const enc valid[] = {
+      make_encoding({}, {{2, 2}, {2, 2}}, {{{1, 0}}, {{2, 0}}}, {{1, 1}, {2, 1}}),
+      make_encoding({1}, {{4, 1, 16}, {4, 8}}, {{{1, 0}}, {{1, 2}, {2, 0}}}, {{1, 1}, {2, 1}}),
+      make_encoding({2}, {{2, 2, 8}, {8, 8}}, {{{0, 0}, {1, 0}}, {{1, 2}, {2, 0}}}, {{1, 1}, {2, 1}}),
+      make_encoding({}, {{32}, {2, 4}}, {{{2, 0}, {1, 0}}}, {{2, 1}}),
+      make_encoding({}, {{4, 2, 4}, {32}}, {{{1, 1}, {2, 0}}}, {{1, 0}, {1, 2}}),
+  };
+  const index_t lengths[] = {-1, 0, 1, 3, index_t{1} << 20, index_t{1} << 39, index_t{1} << 40, (index_t{1} << 40) + 1};
+  const int counts[] = {-1, 0, 1, 2, 3, 8, 9};
+  const rh names[] = {{0, 0}, {0, 1}, {1, 0}, {1, 1}, {1, 2}, {2, 0}, {2, 1}, {2, 3}, {3, 0}, {-1, 0}, {1, -1}};
+  int mutants = 0;
+  auto agree = [&](const enc& e) {
+    ++mutants;
+    CHECK(e.well_formed() == !e.check());
+  };
+  for (const enc& v : valid) {
+    CHECK(v.well_formed());
+    agree(v);
+    for (int c : counts) {
+      enc e = v;
+      e.n_r = c;
+      agree(e);
+      e = v;
+      e.n_x = c;
+      agree(e);
+      e = v;
+      e.n_y = c;
+      agree(e);
+      e = v;
+      e.n_p = c;
+      agree(e);
+      for (int i = 0; i < enc::max_x; ++i) {
+        e = v;
+        e.n_h[i] = c;
+        agree(e);
+      }
+      for (int q = 0; q < enc::max_p; ++q) {
+        e = v;
+        e.p_size[q] = c;
+        agree(e);
+      }
+    }
+    for (index_t l : lengths) {
+      for (int k = 0; k < enc::max_components; ++k) {
+        enc e = v;
+        e.r[k] = l;
+        agree(e);
+        for (int i = 0; i < enc::max_x; ++i) {
+          e = v;
+          e.h[i][k] = l;
+          agree(e);
+        }
+      }
+    }
+    for (const rh& n : names) {
+      for (int j = 0; j < enc::max_y; ++j) {
+        enc e = v;
+        e.y[j] = n;
+        agree(e);
+      }
+      for (int q = 0; q < enc::max_p; ++q)
+        for (int k = 0; k < enc::max_components; ++k) {
+          enc e = v;
+          e.p[q][k] = n;
+          agree(e);
+        }
+    }
+  }
+  CHECK(mutants > 1000);
+}
+
 TEST_CASE("ck_spelling prints CK's positional template arguments") {
   const enc e = make_encoding({}, {{2, 2}, {2, 2}}, {{{1, 0}}, {{2, 0}}}, {{1, 1}, {2, 1}});
   CHECK(e.ck_spelling() ==
