@@ -119,13 +119,14 @@ int run_props(std::vector<std::string> args, const std::string& command_line, co
     sanitizer.set("cases", static_cast<long long>(sample.size()));
   }
   // 6. Verdicts, cycles distribution.
-  int results_bad = 0, counters_bad = 0, stack_bad = 0;
+  int results_bad = 0, counters_bad = 0, stack_bad = 0, stack_unknown = 0;
   std::vector<double> compile_seconds, ratio;
   std::vector<std::pair<double, int>> worst;
   for (const case_record& r : records) {
     results_bad += !r.results_equal();
     counters_bad += r.counters_equal() && !*r.counters_equal();
-    stack_bad += r.compile.stack_bytes != 0;
+    stack_bad += r.compile.stack_bytes > 0;
+    stack_unknown += r.compile.stack_bytes < 0;  // -1: the compiler's log gave no stack size
     if (!r.compile.cached && r.compile.seconds > 0) compile_seconds.push_back(r.compile.seconds);
     if (r.gpu_cycles_median > 0) {
       const double e = (r.sim_cycles - r.gpu_cycles_median) / r.gpu_cycles_median;
@@ -256,9 +257,9 @@ int run_props(std::vector<std::string> args, const std::string& command_line, co
   }
   report.set("failures", failures);
   const long long counters_pending = static_cast<long long>(report["summary"]["counters_pending"].number());
-  std::printf("compile: %zu kernels in %.1f s wall (%s, %d processes; median %.2f s per case; %zu cache hits); %d with stack\n",
+  std::printf("compile: %zu kernels in %.1f s wall (%s, %d processes; median %.2f s per case; %zu cache hits); %d with stack, %d unknown\n",
               cases.size(), compile_wall, backend_version(o.rtc).c_str(), o.jobs, median(compile_seconds),
-              cases.size() - compile_seconds.size(), stack_bad);
+              cases.size() - compile_seconds.size(), stack_bad, stack_unknown);
   std::printf("results: %s (%d of %zu differ); counters: %s (%d differ, %lld pending)\n", results_bad ? "DIFFER" : "all equal",
               results_bad, records.size(), !o.counters ? "not measured" : counters_bad ? "DIFFER"
                                                                           : counters_pending ? "incomplete" : "all equal",
