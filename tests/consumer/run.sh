@@ -36,25 +36,13 @@ check_run() {  # check_run WHAT BINARY: the program's output is the expected lin
 }
 
 # The install, staged under $tmp/stage; its prefix and directories as this build configured them.
-meson install -C "$build" --no-rebuild --destdir "$tmp/stage" >"$tmp/install.log" 2>&1 || fail "meson install -C $build" "$tmp/install.log"
-read -r prefix libdir includedir < <(meson introspect "$build" --buildoptions | python3 -c '
-import json, sys
-o = {x["name"]: x["value"] for x in json.load(sys.stdin)}
-print(o["prefix"], o["libdir"], o["includedir"])')
-root=$tmp/stage$prefix
-inc=$root/$includedir/tilesim lib=$root/$libdir
+. "$(dirname "${BASH_SOURCE[0]}")/install_stage.sh"
+stage_install "$build"
 for f in "$inc/spec/spec.hpp" "$inc/sim/engine/engine.hpp" "$lib/libtilesim_sim.a" "$lib/libtilesim_sim.so" \
          "$lib/pkgconfig/tilesim.pc" "$lib/cmake/tilesim/tilesimConfig.cmake" "$root/bin/tilesim"; do
   [ -e "$f" ] || fail "the install lacks ${f#"$tmp/stage"}" "$tmp/install.log"
 done
-missing=0
-while IFS= read -r header; do
-  for name in $(grep -ho '^#include "[^"]*"' "$header" | sed 's/^#include "\(.*\)"$/\1/'); do
-    [ -e "$inc/$name" ] || { echo "installed ${header#"$inc/"} includes $name, which is not installed"; missing=1; }
-  done
-done < <(find "$inc" -name '*.hpp')
-((missing == 0)) || fail "the installed headers are not closed under #include"
-echo "ok: the install holds $(find "$inc" -name '*.hpp' | wc -l) headers, closed under #include"
+check_include_closure "" "$inc" -name '*.hpp'
 
 # 1. CMake against the install.
 cmake -S "$source/tests/consumer" -B "$tmp/cmake" -DCMAKE_PREFIX_PATH="$root" >"$tmp/cmake.log" 2>&1 \

@@ -38,25 +38,13 @@ check_run() {  # check_run WHAT BINARY: 0 on a GPU; 77 with "no GPU" without one
 }
 
 # The install, staged under $tmp/stage; its prefix and directories as this build configured them.
-meson install -C "$build" --no-rebuild --destdir "$tmp/stage" >"$tmp/install.log" 2>&1 || fail "meson install -C $build" "$tmp/install.log"
-read -r prefix libdir includedir < <(meson introspect "$build" --buildoptions | python3 -c '
-import json, sys
-o = {x["name"]: x["value"] for x in json.load(sys.stdin)}
-print(o["prefix"], o["libdir"], o["includedir"])')
-root=$tmp/stage$prefix
-inc=$root/$includedir/tilesim lib=$root/$libdir
+. "$(dirname "${BASH_SOURCE[0]}")/../install_stage.sh"
+stage_install "$build"
 for f in "$inc/gpu/user/user_crosscheck.hpp" "$inc/gpu/user/user_kernel.cuh" "$lib/libtilesim_user_crosscheck.a" \
          "$lib/libtilesim_gpu_report.a" "$lib/pkgconfig/tilesim-gpu.pc" "$lib/cmake/tilesim/tilesimConfig.cmake"; do
   [ -e "$f" ] || fail "the install lacks ${f#"$tmp/stage"}" "$tmp/install.log"
 done
-missing=0
-while IFS= read -r header; do
-  for name in $(grep -ho '^#include "[^"]*"' "$header" | sed 's/^#include "\(.*\)"$/\1/'); do
-    [ -e "$inc/$name" ] || { echo "installed ${header#"$inc/"} includes $name, which is not installed"; missing=1; }
-  done
-done < <(find "$inc/gpu" -name '*.hpp' -o -name '*.cuh')
-((missing == 0)) || fail "the installed gpu/ headers are not closed under #include"
-echo "ok: the install holds $(find "$inc/gpu" -name '*.hpp' -o -name '*.cuh' | wc -l) gpu/ headers, closed under #include"
+check_include_closure "gpu/ " "$inc/gpu" -name '*.hpp' -o -name '*.cuh'
 
 # The user's tree: the program's three files under examples/user_program/, nothing else of tilesim's source.
 src=$tmp/src
