@@ -24,6 +24,7 @@
 #include "sim/engine/launch.hpp"
 #include "sim/engine/run_result.hpp"
 #include "sim/engine/type_key.hpp"
+#include "sim/engine/window_memo.hpp"
 
 namespace tilesim::sim::detail {
 
@@ -63,6 +64,7 @@ struct block_state {
   std::vector<lds_slot> lds;
 
   workgroup_record* record = nullptr;  // the workgroup being run: findings go here
+  window_memo windows;                 // window setups and walks the threads share (shared_window.hpp)
 
   // Counts one finding of a kind and says whether it may be listed: room(&diagnostic_counts::races).
   bool room(std::size_t diagnostic_counts::*kind) {

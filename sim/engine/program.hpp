@@ -15,6 +15,8 @@
 //   ctx.barrier()                a workgroup barrier (__syncthreads / s_barrier)
 //   ctx.label("name")            names the accesses that follow (reports, bank maps); a no-op on the GPU
 //   alu(ctx, alu_op::fma, n)     states n arithmetic instructions for the timing model; nothing on the GPU
+//   derive_once(ctx, x, f)       derive(x, f) for a value all threads derive alike; made once per workgroup on
+//                                the simulator (encodings, descriptors), derive itself on a GPU
 //   shuffle_xor(ctx, v, mask)    a warp shuffle (also _index, _up, _down; shuffle.hpp): every lane of the wave
 //                                takes part; one SHFL / ds_bpermute on a GPU
 //   ldmatrix<4>(ctx, lds, off)   sm90's ldmatrix (ldmatrix.hpp): 8x8 b16 matrices into mma operand registers
@@ -122,6 +124,21 @@ TILESIM_HOST_DEVICE void add_element(const B& buffer, index_t i, const typename 
 template <class Ctx>
 TILESIM_HOST_DEVICE constexpr void alu(Ctx& ctx, alu_op op, index_t n) {
   if constexpr (requires { ctx.alu(op, n); }) ctx.alu(op, n);
+}
+
+// derive(x, f) (spec/constant.hpp) for a value every thread of the workgroup derives alike: an encoding, a
+// descriptor, a warp split. A constant x gives derive's constant; a run-time x gives f(x), which a context with a
+// shared_value member (the simulator's) computes once for all its threads and copies to the others, and any
+// other context (the GPU's) computes in each thread, as derive does. f must capture nothing.
+// const auto a_frag = derive_once(ctx, grid, [](const gemm_warp_grid& g) { return make_gemm_a_encoding(g, g.vector); });
+template <class Ctx, class T, class F>
+TILESIM_HOST_DEVICE constexpr auto derive_once(Ctx& ctx, const T& x, F f) {
+  if constexpr (is_constant_v<T>)
+    return derive(x, f);
+  else if constexpr (requires { ctx.shared_value(x, f); })
+    return ctx.shared_value(x, f);
+  else
+    return f(x);
 }
 
 // Warp shuffles (shuffle.hpp); every lane of the wave must call the same one. The value of lane `src_lane`:

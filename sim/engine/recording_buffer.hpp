@@ -41,6 +41,8 @@ class recording_buffer {
   memory_space space() const { return ref_.space; }
   // The global slot or LDS allocation index.
   int id() const { return ref_.id; }
+  // The thread's recorder (its thread_context); nullptr for a default-constructed handle.
+  access_recorder* recorder() const { return recorder_; }
 
   // out[0..n) = elements offset..offset+n-1; T{} outside the buffer or when !valid. One recorded access.
   void load(index_t offset, index_t n, T* out, bool valid) const {

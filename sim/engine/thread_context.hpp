@@ -31,12 +31,14 @@
 #include "sim/engine/mma.hpp"
 #include "sim/engine/shuffle.hpp"
 #include "sim/engine/recording_buffer.hpp"
+#include "sim/engine/shared_value.hpp"
 #include "sim/engine/type_key.hpp"
 
 namespace tilesim::sim {
 
 namespace detail {
 class block_runner;
+struct window_memo;
 }
 
 // A program used the context wrongly: "global buffer 1 ('out') holds float, not int".
@@ -108,6 +110,16 @@ class thread_context : public access_recorder {
   mfma_32x32x8_c mfma_32x32x8(const mfma_f16_operand& a, const mfma_f16_operand& b, const mfma_32x32x8_c& c);
   mfma_16x16x16_c mfma_16x16x16(const mfma_f16_operand& a, const mfma_f16_operand& b, const mfma_16x16x16_c& c);
 
+  // The window setups this thread's runner shares between its threads (shared_window.hpp).
+  detail::window_memo& window_memo();
+  // f(x), made once by the runner's threads (program.hpp's derive_once; shared_value.hpp): a captureless f and
+  // an x that compares by value.
+  template <class T, class F>
+    requires(std::is_empty_v<F> && detail::shareable_key<T>)
+  auto shared_value(const T& x, F f) {
+    return detail::shared_value(window_memo(), x, f);
+  }
+
   // Global buffer `slot`, which the host made of T.
   template <class T>
   recording_buffer<T> global(int slot) {
@@ -163,3 +175,6 @@ class thread_context : public access_recorder {
 };
 
 }  // namespace tilesim::sim
+
+// Tile windows over recording buffers share their setup between threads (found by argument-dependent lookup).
+#include "sim/engine/shared_window.hpp"

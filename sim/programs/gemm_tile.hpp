@@ -247,6 +247,25 @@ TILESIM_HOST_DEVICE void with_gemm_lds_descriptors(const Shape& shape, F&& f) {
   }
 }
 
+// The same, each descriptor made once per workgroup on the simulator (derive_once; program.hpp).
+template <class Ctx, class Shape, class F>
+TILESIM_HOST_DEVICE void with_gemm_lds_descriptors(Ctx& ctx, const Shape& shape, F&& f) {
+  if constexpr (is_constant_v<Shape>) {
+    with_gemm_lds_descriptors(shape, f);
+  } else {
+    const gemm_params& p = shape.params;
+    auto with = [&]<gemm_lds_layout L>() {
+      f(derive_once(ctx, p, [](const gemm_params& q) { return gemm_lds_descriptor<L>(q, q.m_per_block); }),
+        derive_once(ctx, p, [](const gemm_params& q) { return gemm_lds_descriptor<L>(q, q.n_per_block); }));
+    };
+    switch (p.layout) {
+      case gemm_lds_layout::row_major: return with.template operator()<gemm_lds_layout::row_major>();
+      case gemm_lds_layout::padded: return with.template operator()<gemm_lds_layout::padded>();
+      case gemm_lds_layout::ck_xor: return with.template operator()<gemm_lds_layout::ck_xor>();
+    }
+  }
+}
+
 // FMAs per thread per K step: m_iter * n_iter * 4 * 4 outputs, each k_iter * vector products (512 for a 64x64 block
 // tile of 8 warps, KPerBlock 32). What the program states for the timing model (alu()).
 TILESIM_HOST_DEVICE constexpr index_t gemm_step_fmas(const gemm_warp_grid& g) {
@@ -286,26 +305,26 @@ template <class Ctx, class Shape>
 TILESIM_HOST_DEVICE void gemm_tile(Ctx& ctx, const Shape& shape) {
   const gemm_shape& s = value_of(shape);
   const gemm_params& p = s.params;
-  const auto grid = derive(shape, [](const gemm_shape& c) { return make_gemm_warp_grid(c.params, c.threads, c.warp_size); });
+  const auto grid = derive_once(ctx, shape, [](const gemm_shape& c) { return make_gemm_warp_grid(c.params, c.threads, c.warp_size); });
   const gemm_warp_grid& g = value_of(grid);
   require_launch_shape(ctx, s.threads, s.warp_size, g.blocks_m * g.blocks_n);
   const index_t M = p.m_per_block, N = p.n_per_block, K = p.k_per_block;
-  const auto a_copy = derive(shape, [](const gemm_shape& c) {
+  const auto a_copy = derive_once(ctx, shape, [](const gemm_shape& c) {
     return make_warp_raked_encoding(c.threads, c.warp_size, c.params.m_per_block, c.params.k_per_block, c.params.vector);
   });
-  const auto b_copy = derive(shape, [](const gemm_shape& c) {
+  const auto b_copy = derive_once(ctx, shape, [](const gemm_shape& c) {
     return make_warp_raked_encoding(c.threads, c.warp_size, c.params.n_per_block, c.params.k_per_block, c.params.vector);
   });
-  const auto a_frag = derive(grid, [](const gemm_warp_grid& c) { return make_gemm_a_encoding(c, c.vector); });
-  const auto b_frag = derive(grid, [](const gemm_warp_grid& c) { return make_gemm_b_encoding(c, c.vector); });
-  const auto c_frag = derive(grid, [](const gemm_warp_grid& c) { return make_gemm_c_encoding(c); });
-  const auto a_desc = derive(shape, [](const gemm_shape& c) {
+  const auto a_frag = derive_once(ctx, grid, [](const gemm_warp_grid& c) { return make_gemm_a_encoding(c, c.vector); });
+  const auto b_frag = derive_once(ctx, grid, [](const gemm_warp_grid& c) { return make_gemm_b_encoding(c, c.vector); });
+  const auto c_frag = derive_once(ctx, grid, [](const gemm_warp_grid& c) { return make_gemm_c_encoding(c); });
+  const auto a_desc = derive_once(ctx, shape, [](const gemm_shape& c) {
     return make_naive_descriptor<2>({c.params.m, c.params.k}, {c.params.k, 1}, c.params.k, 1);
   });
-  const auto b_desc = derive(shape, [](const gemm_shape& c) {
+  const auto b_desc = derive_once(ctx, shape, [](const gemm_shape& c) {
     return make_naive_descriptor<2>({c.params.n, c.params.k}, {c.params.k, 1}, c.params.k, 1);
   });
-  const auto c_desc = derive(shape, [](const gemm_shape& c) {
+  const auto c_desc = derive_once(ctx, shape, [](const gemm_shape& c) {
     return make_naive_descriptor<2>({c.params.m, c.params.n}, {c.params.n, 1}, c.params.n, 1);
   });
   const index_t warp = ctx.warp(), lane = ctx.lane();
@@ -314,7 +333,7 @@ TILESIM_HOST_DEVICE void gemm_tile(Ctx& ctx, const Shape& shape) {
   const auto a_view = make_tensor_view(a_desc, global_buffer<float>(ctx, p.a), address_space::global);
   const auto b_view = make_tensor_view(b_desc, global_buffer<float>(ctx, p.b), address_space::global);
   const auto c_view = make_tensor_view(c_desc, global_buffer<float>(ctx, p.c), address_space::global);
-  with_gemm_lds_descriptors(shape, [&](const auto& a_lds_desc, const auto& b_lds_desc) {
+  with_gemm_lds_descriptors(ctx, shape, [&](const auto& a_lds_desc, const auto& b_lds_desc) {
     const auto a_lds = make_tensor_view(a_lds_desc, lds_buffer<float>(ctx, a_lds_desc.element_space_size), address_space::lds);
     const auto b_lds = make_tensor_view(b_lds_desc, lds_buffer<float>(ctx, b_lds_desc.element_space_size), address_space::lds);
     auto a_global = make_tile_window(a_view, {M, K}, {block_m, 0}, a_copy, partition_index(a_copy, warp, lane));
