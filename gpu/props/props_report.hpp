@@ -8,9 +8,11 @@
 // is one element of the report's "cases" array; the report itself (tool "tilesim-gpu props", schema
 // "tilesim.gpu-props/1", device, seed, compiler, cases, summary, failures) is assembled by props_command.cpp.
 // replay_recording(report) re-runs the simulator side of every recorded case and compares its counters with the
-// recorded simulator counters and, where measured and equal, the GPU's (a CPU test: gpu/recordings/).
+// GPU's (Nsight Compute, the hardware truth) where they were measured; a pending case (no GPU counters) is only
+// re-run (a CPU test: gpu/recordings/, replay.test.cpp holds the cases known to differ, with their causes).
 //
-// WORKED EXAMPLE. replay_recording(parse_json(text)).mismatches.empty() for a run recorded by this version.
+// WORKED EXAMPLE. replay_recording(parse_json(text)): .measured cases compared, .differing the indices of those
+// whose simulated counters differ from the GPU's, .mismatches one line per differing counter.
 //
 // INVARIANTS: a record's JSON names every field the issue asks for (description, results_equal, counters_equal,
 // both sides' counters and cycles); the replay reads nothing but the case description and the counters.
@@ -65,7 +67,9 @@ json_value measured_json(const counters& c);
 
 struct replay_result {
   int cases = 0;
-  std::vector<std::string> mismatches;  // "case 12: lds_wavefronts_ld recorded 64, simulated 96"
+  int measured = 0;                     // cases with GPU counters (compared)
+  std::vector<int> differing;           // indices of measured cases whose counters differ, in report order
+  std::vector<std::string> mismatches;  // "case 12: lds_wavefronts_ld recorded (gpu) 64, simulated 96"
 };
 // Replays the simulator side of every case of a `tilesim-gpu props` report (see above); json_error on a bad file.
 replay_result replay_recording(const json_value& report);

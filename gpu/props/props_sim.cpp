@@ -49,6 +49,8 @@ sim::run_result run_typed(const props_case& c, const case_inputs& in) {
   sim::launch l;
   l.grid = static_cast<int>(c.grid);
   l.block = static_cast<int>(c.threads);
+  // The arch's guard rules (sm90: invalid global loads masked, empty warp instructions skipped; gfx942: CK's).
+  sim::apply_guard_rules(sim::arch_named(c.wave == 64 ? "gfx942" : "sm90"), l);
   l.wave_size = static_cast<int>(c.wave);
   sim::global_memory mem;
   auto typed = [](const byte_buffer& b) {

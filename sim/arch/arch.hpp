@@ -30,6 +30,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/engine/launch.hpp"
 #include "sim/wave_access.hpp"
 
 namespace tilesim::sim {
@@ -132,6 +133,19 @@ struct occupancy_limits {
   std::string_view evidence;
 };
 
+// How a program's guarded accesses (a lane whose access is invalid: past a tensor's pad, masked by the program)
+// become instructions. The engine records every access with its `valid` flag (lane_access.hpp); these facts say
+// which lanes show an address in the wave instruction and whether an instruction no lane takes part in is issued
+// (launch.hpp copies them: apply_guard_rules).
+struct guard_rules {
+  bool invalid_global_loads_issue = true;  // a lane's invalid global load still shows its address (CK's buffer
+                                           // load with the result zeroed); false: the lane is masked like a store
+  bool empty_instructions_issue = true;    // a wave instruction with no active lane still counts (is issued)
+  // The gfx9 tables keep this default: CK's buffer loads (ck_tile amd_buffer_addressing: an invalid lane's load is
+  // issued with an out-of-range offset, so the buffer returns 0) and exec-masked LDS accesses and stores.
+  std::string_view evidence = "CK's source (buffer loads of invalid lanes issued, zeroed), not measured";
+};
+
 struct arch_table {
   std::string_view name;         // "sm90"
   std::string_view description;  // "NVIDIA Hopper (H100/H200), 32 lanes, 32 banks x 4 B"
@@ -146,6 +160,7 @@ struct arch_table {
   issue_timing issue;
   global_timing global;
   occupancy_limits occupancy;
+  guard_rules guards;
 
   // The rule for (kind, width): lds_rule(access_kind::store, 8). Throws std::invalid_argument for a width
   // that is not 1, 2, 4, 8 or 16.
@@ -167,6 +182,10 @@ std::string arch_names();
 
 // The first broken invariant of `a` as a sentence, or nothing: check_arch_table(arch_named("sm90")) == {}.
 std::optional<std::string> check_arch_table(const arch_table& a);
+
+// Copies a's guard_rules (and wave size) into a launch: apply_guard_rules(arch_named("sm90"), l) makes l's invalid
+// global loads masked and its empty wave instructions not issued.
+void apply_guard_rules(const arch_table& a, launch& l);
 
 // Helpers the per-arch files build their tables with.
 namespace arch_data {

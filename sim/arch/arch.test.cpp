@@ -96,3 +96,26 @@ TEST_CASE("check_arch_table rejects a lane twice, a lane missing, and pair mergi
   CHECK(check_arch_table(a).value_or("").find("needs exactly one LDS rule") != std::string::npos);
   CHECK_THROWS_AS(arch_data::finish_arch_table(a), std::logic_error);
 }
+
+TEST_CASE("guard rules: sm90 masks invalid global loads and skips empty warp instructions (measured); gfx9 keeps CK's") {
+  const arch_table& sm90 = arch_named("sm90");
+  CHECK_FALSE(sm90.guards.invalid_global_loads_issue);
+  CHECK_FALSE(sm90.guards.empty_instructions_issue);
+  CHECK(std::string(sm90.guards.evidence).find("measured") == 0);
+  for (const char* name : {"gfx90a", "gfx942", "gfx950"}) {
+    const arch_table& a = arch_named(name);
+    CAPTURE(name);
+    CHECK(a.guards.invalid_global_loads_issue);
+    CHECK(a.guards.empty_instructions_issue);
+    CHECK_FALSE(a.guards.evidence.empty());
+  }
+  launch l;
+  apply_guard_rules(sm90, l);
+  CHECK(l.wave_size == 32);
+  CHECK_FALSE(l.invalid_global_loads_issue);
+  CHECK_FALSE(l.empty_instructions_issue);
+  apply_guard_rules(arch_named("gfx942"), l);
+  CHECK(l.wave_size == 64);
+  CHECK(l.invalid_global_loads_issue);
+  CHECK(l.empty_instructions_issue);
+}

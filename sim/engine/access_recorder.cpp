@@ -40,8 +40,11 @@ element_range access_recorder::record(const buffer_ref& b, access_kind kind, ind
   const index_t byte_offset = followed ? offset * eb : 0;
   const index_t address = static_cast<index_t>(b.base) + byte_offset;
   if (followed && address >= 0) a.address = static_cast<address_t>(address);
-  // CK issues an invalid global load and zeroes the result; invalid LDS accesses and stores are skipped.
-  a.active = valid || (kind == access_kind::load && b.space == memory_space::global && !atomic);
+  // CK issues an invalid global load and zeroes the result (gfx9); nvcc branches around it (sm90: the launch's
+  // invalid_global_loads_issue, from the arch table's guard_rules). Invalid LDS accesses and stores are skipped.
+  a.valid = valid;
+  a.active = valid || (kind == access_kind::load && b.space == memory_space::global && !atomic &&
+                       state_->config->invalid_global_loads_issue);
   a.alu_before = pending_alu_;
   pending_alu_ = {};
 

@@ -2,7 +2,8 @@
 //
 // DEFINITION. Every recording_buffer access calls record(buffer, kind, offset, n, valid, atomic) on its
 // thread's recorder before any data moves. The recorder appends a lane_access (address, width, label,
-// barrier interval; see lane_access.hpp for `active` and `touched`) and returns the elements of the vector
+// barrier interval; see lane_access.hpp for `valid`, `active` and `touched`; whether an invalid global load is active
+// is the launch's invalid_global_loads_issue) and returns the elements of the vector
 // that may move: those inside the buffer, and none when the vector is invalid. Elements outside the buffer
 // are reported (thread, lane, buffer, byte offset) and never reach host memory: reads give T{}, writes are
 // dropped. A valid access whose address is not a multiple of its natural alignment (the largest power of

@@ -51,7 +51,7 @@ void check_grouping(int wave_size, int split_bytes) {
 
 grouping group_accesses(const std::vector<const std::vector<lane_access>*>& threads, int block, int wave_size,
                         int intervals, int split_bytes, const std::vector<std::string>& labels,
-                        const std::vector<std::vector<alu_work>>& alu_tails) {
+                        const std::vector<std::vector<alu_work>>& alu_tails, bool empty_instructions_issue) {
   check_grouping(wave_size, split_bytes);
   grouping g;
   std::vector<std::size_t> next(threads.size(), 0);
@@ -68,7 +68,7 @@ grouping group_accesses(const std::vector<const std::vector<lane_access>*>& thre
                      ? alu_tails[t][static_cast<std::size_t>(interval)]
                      : alu_work{};
     }
-    group_interval(of_interval, block, wave_size, interval, split_bytes, labels, tails, g);
+    group_interval(of_interval, block, wave_size, interval, split_bytes, labels, tails, g, empty_instructions_issue);
   }
   if (g.waves.empty()) {  // no interval: the waves, without instructions
     const int n = static_cast<int>(threads.size());
@@ -81,7 +81,7 @@ grouping group_accesses(const std::vector<const std::vector<lane_access>*>& thre
 
 void group_interval(const std::vector<std::span<const lane_access>>& threads, int block, int wave_size, int interval,
                     int split_bytes, const std::vector<std::string>& labels, const std::vector<alu_work>& tails,
-                    grouping& g) {
+                    grouping& g, bool empty_instructions_issue) {
   check_grouping(wave_size, split_bytes);
   const int n = static_cast<int>(threads.size());
   const int waves = (n + wave_size - 1) / wave_size;
@@ -94,7 +94,7 @@ void group_interval(const std::vector<std::span<const lane_access>>& threads, in
     alu_work tail;
     for (int l = 0; l < lanes && !tails.empty(); ++l)
       for (int op = 0; op < alu_op_count; ++op) tail[op] = std::max(tail[op], tails[static_cast<std::size_t>(first + l)][op]);
-    rec.alu_tail.push_back(tail);
+    alu_work carried;  // arithmetic of instructions left out (no active lane), for the next one made
     std::vector<lane_cursor> cur(static_cast<std::size_t>(lanes));
     std::vector<std::uint64_t> counts(static_cast<std::size_t>(lanes));  // pieces per lane, counted as they group
     for (int l = 0; l < lanes; ++l) cur[static_cast<std::size_t>(l)] = {0, threads[static_cast<std::size_t>(first + l)].size(), 0};
@@ -115,6 +115,7 @@ void group_interval(const std::vector<std::span<const lane_access>>& threads, in
       ins.atomic = r.atomic;
       ins.matrix_load = r.matrix_load;
       bool agree = true;
+      bool any_active = false;
       for (int l = ref; l < lanes; ++l) {
         lane_cursor& c = cur[static_cast<std::size_t>(l)];
         if (c.done()) continue;
@@ -125,6 +126,7 @@ void group_interval(const std::vector<std::span<const lane_access>>& threads, in
         if (a.buffer != ins.buffer) ins.buffer = -1;
         if (c.piece == 0)
           for (int op = 0; op < alu_op_count; ++op) ins.alu_before[op] = std::max(ins.alu_before[op], a.alu_before[op]);
+        any_active = any_active || a.active;
         if (a.active && a.address != no_address)
           ins.access.address[static_cast<std::size_t>(l)] = a.address + static_cast<address_t>(c.piece) *
                                                                             static_cast<address_t>(split_bytes);
@@ -151,8 +153,16 @@ void group_interval(const std::vector<std::span<const lane_access>>& threads, in
           ++c.access;
         }
       }
+      if (!any_active && !empty_instructions_issue) {  // not issued: its arithmetic goes with the next one
+        for (int op = 0; op < alu_op_count; ++op) carried[op] += ins.alu_before[op];
+        continue;
+      }
+      for (int op = 0; op < alu_op_count; ++op) ins.alu_before[op] += carried[op];
+      carried = {};
       rec.instructions.push_back(std::move(ins));
     }
+    for (int op = 0; op < alu_op_count; ++op) tail[op] += carried[op];
+    rec.alu_tail.push_back(tail);
     // Lanes that issued different numbers of instructions in the interval diverged.
     bool diverged = false;
     for (int l = 0; l < lanes; ++l) diverged = diverged || counts[static_cast<std::size_t>(l)] != counts[0];

@@ -139,6 +139,30 @@ TEST_CASE("masking: an invalid LDS store shows no_address; an invalid global loa
   CHECK(r.clean());
 }
 
+TEST_CASE("masking (sm90 guard rules): an invalid global load shows no_address, and an instruction no lane takes is not issued") {
+  global_memory mem;
+  const int g = mem.add<float>("g", 4, 7.0f);
+  std::vector<float> seen(4, -1.0f);
+  launch l{.block = 4, .wave_size = 4};
+  l.invalid_global_loads_issue = false;
+  l.empty_instructions_issue = false;
+  const run_result r = run(l, std::move(mem), [&](thread_context& ctx) {
+    float v = 1.0f;
+    ctx.alu(alu_op::fma, 3);
+    ctx.global<float>(g).store(ctx.lane(), 1, &v, false);  // every lane invalid: no instruction, its FMAs go on
+    ctx.global<float>(g).load(ctx.lane(), 1, &v, ctx.lane() != 2);
+    seen[static_cast<std::size_t>(ctx.lane())] = v;
+  });
+  const std::vector<wave_instruction>& ins = r.workgroups[0].waves[0].instructions;
+  REQUIRE(ins.size() == 1);
+  CHECK(ins[0].position == 1);
+  CHECK(ins[0].access.kind == access_kind::load);
+  CHECK(ins[0].access.address == std::vector<address_t>{0, 4, no_address, 12});
+  CHECK(ins[0].alu_before.fma == 3);  // the skipped store's arithmetic is carried to the next instruction
+  CHECK(seen == std::vector<float>{7.0f, 7.0f, 0.0f, 7.0f});  // the data law is the same: the invalid vector is 0
+  CHECK(r.clean());
+}
+
 TEST_CASE("buffer: an instruction whose lanes use two global buffers has buffer -1") {
   global_memory mem;
   mem.add<float>("a", 4);

@@ -3,10 +3,12 @@
 // DEFINITION. Each load/store/add a program makes through a simulated buffer becomes one lane_access, in the
 // thread's program order: where it pointed (the first byte's address: LDS bytes from the LDS base, global
 // bytes in the simulated global space), how wide it was (n * sizeof(T) bytes), which buffer, label and
-// barrier interval, and two facts about it:
-//   active  the lane takes part in the wave instruction (it shows an address): every valid access, and an
-//           invalid *global load* too (CK issues the load, then zeroes the vector); an invalid LDS access or
-//           store is skipped by CK, so the lane is masked (no_address) in its instruction;
+// barrier interval, and three facts about it:
+//   valid   the program's guard: false for an access the program marks invalid (a vector past a tensor's pad);
+//   active  the lane takes part in the wave instruction (it shows an address): every valid access, and, where
+//           the launch says invalid global loads issue (launch::invalid_global_loads_issue: gfx9, CK issues the
+//           load, then zeroes the vector), an invalid *global load* too; any other invalid access (an LDS access,
+//           a store, an sm90 global load: nvcc branches around it) is masked (no_address) in its instruction;
 //   touched the bytes that really moved: the valid access's part inside its buffer, [touch_begin, touch_end).
 // Races are looked for among touched bytes only; instructions are made from the active addresses.
 //
@@ -45,6 +47,7 @@ struct lane_access {
   std::uint32_t width = 0;         // bytes: elements * sizeof(T)
   access_kind kind = access_kind::load;
   memory_space space = memory_space::lds;
+  bool valid = false;              // the program's guard held (the access was not marked invalid)
   bool active = false;             // shows an address in its wave instruction
   bool atomic = false;             // an add (read-modify-write, atomic on the GPU)
   bool matrix_load = false;        // an ldmatrix row (Nsight Compute counts these as op_ldsm, not op_ld)

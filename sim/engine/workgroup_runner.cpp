@@ -418,7 +418,7 @@ class block_runner {
       tails.push_back(t.alu_tail(interval));
     }
     group_interval(accesses, state_.block, config_.wave_size, interval, config_.split_bytes, state_.labels.names, tails,
-                   grouped_);
+                   grouped_, config_.empty_instructions_issue);
     std::vector<address_t> lds_bases, global_bases;
     for (const lds_slot& a : state_.lds) lds_bases.push_back(a.info.offset);
     for (int s = 0; s < state_.memory->size(); ++s) global_bases.push_back(state_.memory->info(s).base);
