@@ -12,7 +12,10 @@
 //          access, taken once per start coordinate (the descriptor's hidden index of access 0) and the register
 //          index d of each access, taken once per window. Threads whose coordinate walks begin at the same
 //          hidden index take the same walk (the moves depend on nothing else), so replicated readers (the
-//          GEMM's A fragment: 16 distinct walks for 256 threads) share one.
+//          GEMM's A fragment: 16 distinct walks for 256 threads) share one. Over an affine descriptor (embed,
+//          unmerge and pass_through only: naive and row-major views) access i is at the thread's first offset
+//          plus a delta taken once per window, always valid; an entry whose first 64 walks never repeat
+//          (every thread starts elsewhere) stops keeping them and walks as spec does.
 // What a thread records is unchanged: buffer.load / store / add with the same offset, count and validity, in
 // curve order. Strict mode (a reporter) and windows over other buffers are spec's own code.
 //
@@ -38,11 +41,31 @@
 #include "sim/engine/recording_buffer.hpp"
 #include "sim/engine/thread_context.hpp"
 #include "sim/engine/window_memo.hpp"
+#include "spec/descriptor.hpp"
+#include "spec/transforms/embed.hpp"
+#include "spec/transforms/pass_through.hpp"
+#include "spec/transforms/unmerge.hpp"
 #include "spec/window/tile_window.hpp"
 
 namespace tilesim::sim {
 
 namespace detail {
+
+// Transforms whose lower index is a fixed linear function of the upper one, moves included (an offset is
+// then base + a fixed delta per access), and which are always valid.
+template <class T>
+inline constexpr bool affine_transform = false;
+template <int N>
+inline constexpr bool affine_transform<embed<N>> = true;
+template <int N>
+inline constexpr bool affine_transform<unmerge<N>> = true;
+template <>
+inline constexpr bool affine_transform<pass_through> = true;
+// A descriptor made of affine transforms only (naive and row-major ones): offset(top) = c + L . top, all valid.
+template <class D>
+inline constexpr bool affine_descriptor = false;
+template <int N, class... Ts>
+inline constexpr bool affine_descriptor<descriptor<N, Ts...>> = (affine_transform<Ts> && ...);
 
 // Hash of a hidden index (FNV-style over its integers).
 template <int N>
@@ -67,10 +90,15 @@ struct shared_window_entry : window_memo::entry {
     return &tag;
   }
 
+  // Affine descriptors need no table per start: access i is at first_.offset() + delta[i], always valid.
+  static constexpr bool affine = affine_descriptor<typename View::descriptor_type>;
+
   tile_window<View> proto;
   access_order visit = access_order::linear;
   index_t elements = 0;             // encoding.elements_per_thread()
+  multi_index<tile_distribution_encoding::max_y> y0{};  // traits.first_y(0)
   std::vector<index_t> d;           // per access: d_of(y) of its first element
+  std::vector<index_t> delta;       // affine: per access, its offset less access 0's
   std::unordered_map<hidden_type, std::size_t, hidden_hash<View::descriptor_type::n_hidden>> walks;  // -> first slot
   std::vector<index_t> offsets;     // per walk, num_access offsets
   std::vector<unsigned char> valid;  // per walk, num_access pad validities
@@ -84,7 +112,8 @@ struct shared_window_entry : window_memo::entry {
   bool matches(const View& view, const multi_index<View::n_dim>& lengths, const tile_distribution_encoding& e,
                access_order order) const {
     return order == visit && proto.lengths == lengths && proto.view.space == view.space &&
-           std::memcmp(&proto.view.desc, &view.desc, sizeof(view.desc)) == 0 && proto.encoding == e;
+           std::memcmp(&proto.view.desc, &view.desc, sizeof(view.desc)) == 0 &&
+           (std::memcmp(&proto.encoding, &e, sizeof(e)) == 0 || proto.encoding == e);
   }
 
   // The first slot of the walk that starts at coordinate `first` of a window w of this entry (taken now if new).
@@ -122,17 +151,28 @@ struct shared_tile_window : tile_window<View> {
   // Loads this thread's elements into dst, as tile_window::load (CK semantics).
   template <class T, index_t C>
   void load(distributed_tensor<T, C>& dst) const {
-    if (!shared || !shared->sharing()) return base::load(dst);
+    if (!shared || (!entry_type::affine && !shared->sharing())) return base::load(dst);
     require_room(dst);
-    dst.encoding = this->encoding;
-    const std::size_t slot = shared->walk(*this);
+    std::memcpy(&dst.encoding, &this->encoding, sizeof(dst.encoding));  // a vector copy, not rep movs
     const index_t n = this->traits.scalars_per_vector, stride = this->vector_d_stride_;
     typename base::value_type vec[base::max_vector];
-    for (index_t i = 0; i < this->traits.num_access; ++i) {
-      const std::size_t s = slot + static_cast<std::size_t>(i);
-      this->view.buffer.load(shared->offsets[s], n, vec, shared->valid[s] != 0);
+    auto put = [&](index_t i) {
       const index_t d = shared->d[static_cast<std::size_t>(i)];
       for (index_t j = 0; j < n; ++j) dst[d + j * stride] = static_cast<T>(vec[j]);
+    };
+    if constexpr (entry_type::affine) {
+      const index_t first = this->first_.offset();
+      for (index_t i = 0; i < this->traits.num_access; ++i) {
+        this->view.buffer.load(first + shared->delta[static_cast<std::size_t>(i)], n, vec, true);
+        put(i);
+      }
+    } else {
+      const std::size_t slot = shared->walk(*this);
+      for (index_t i = 0; i < this->traits.num_access; ++i) {
+        const std::size_t s = slot + static_cast<std::size_t>(i);
+        this->view.buffer.load(shared->offsets[s], n, vec, shared->valid[s] != 0);
+        put(i);
+      }
     }
   }
   // Strict mode: spec's walk.
@@ -144,7 +184,7 @@ struct shared_tile_window : tile_window<View> {
   // Stores this thread's elements from src, as tile_window::store.
   template <class T, index_t C>
   void store(const distributed_tensor<T, C>& src) const {
-    if (!shared || !shared->sharing()) return base::store(src);
+    if (!shared || (!entry_type::affine && !shared->sharing())) return base::store(src);
     write(src, memory_op::store);
   }
   template <class T, index_t C, class Report>
@@ -154,7 +194,7 @@ struct shared_tile_window : tile_window<View> {
   // Adds src into memory, as tile_window::update.
   template <class T, index_t C>
   void update(const distributed_tensor<T, C>& src) const {
-    if (!shared || !shared->sharing()) return base::update(src);
+    if (!shared || (!entry_type::affine && !shared->sharing())) return base::update(src);
     write(src, memory_op::update);
   }
   template <class T, index_t C, class Report>
@@ -173,17 +213,25 @@ struct shared_tile_window : tile_window<View> {
   template <class T, index_t C>
   void write(const distributed_tensor<T, C>& src, memory_op op) const {
     require_room(src);
-    const std::size_t slot = shared->walk(*this);
     const index_t n = this->traits.scalars_per_vector, stride = this->vector_d_stride_;
     typename base::value_type vec[base::max_vector];
-    for (index_t i = 0; i < this->traits.num_access; ++i) {
-      const std::size_t s = slot + static_cast<std::size_t>(i);
+    auto put = [&](index_t i, index_t offset, bool valid) {
       const index_t d = shared->d[static_cast<std::size_t>(i)];
       for (index_t j = 0; j < n; ++j) vec[j] = static_cast<typename base::value_type>(src[d + j * stride]);
       if (op == memory_op::store)
-        this->view.buffer.store(shared->offsets[s], n, vec, shared->valid[s] != 0);
+        this->view.buffer.store(offset, n, vec, valid);
       else
-        this->view.buffer.add(shared->offsets[s], n, vec, shared->valid[s] != 0);
+        this->view.buffer.add(offset, n, vec, valid);
+    };
+    if constexpr (entry_type::affine) {
+      const index_t first = this->first_.offset();
+      for (index_t i = 0; i < this->traits.num_access; ++i) put(i, first + shared->delta[static_cast<std::size_t>(i)], true);
+    } else {
+      const std::size_t slot = shared->walk(*this);
+      for (index_t i = 0; i < this->traits.num_access; ++i) {
+        const std::size_t s = slot + static_cast<std::size_t>(i);
+        put(i, shared->offsets[s], shared->valid[s] != 0);
+      }
     }
   }
 };
@@ -197,12 +245,8 @@ shared_tile_window<tensor_view<Desc, recording_buffer<T>>> make_tile_window(
     const multi_index<tile_distribution_encoding::max_p>& thread, access_order visit = access_order::linear) {
   using View = tensor_view<Desc, recording_buffer<T>>;
   using entry_type = detail::shared_window_entry<View>;
-  shared_tile_window<View> w{};
   auto* ctx = static_cast<thread_context*>(view.buffer.recorder());
-  if (!ctx) {
-    static_cast<tile_window<View>&>(w) = tilesim::make_tile_window(view, lengths, origin, e, thread, visit);
-    return w;
-  }
+  if (!ctx) return shared_tile_window<View>{tilesim::make_tile_window(view, lengths, origin, e, thread, visit), nullptr};
   detail::window_memo& memo = ctx->window_memo();
   entry_type* entry = nullptr;
   for (const auto& candidate : memo.entries) {
@@ -222,19 +266,23 @@ shared_tile_window<tensor_view<Desc, recording_buffer<T>>> make_tile_window(
     made->proto.thread = {};
     made->visit = visit;
     made->elements = e.elements_per_thread();
+    made->y0 = made->proto.traits.first_y(0);
     made->d.reserve(static_cast<std::size_t>(made->proto.traits.num_access));
-    made->proto.for_each_access(
-        [&](const window_access<View::n_dim>& a) { made->d.push_back(made->proto.d_of(a.y)); });
+    made->proto.for_each_access([&](const window_access<View::n_dim>& a) {
+      made->d.push_back(made->proto.d_of(a.y));
+      made->delta.push_back(a.offset - made->proto.first_.offset());
+    });
     entry = made.get();
     memo.entries.push_back(std::move(made));
   }
-  static_cast<tile_window<View>&>(w) = entry->proto;
-  w.view = view;
+  // One copy of the prototype; its descriptor already equals the view's byte for byte (matches()).
+  shared_tile_window<View> w{entry->proto, entry};
+  w.view.buffer = view.buffer;
   w.thread = thread;
   const auto base = e.x_of(thread, multi_index<tile_distribution_encoding::max_y>{});
   for (int i = 0; i < View::n_dim; ++i) w.x_base_[i] = base[i];
-  w.set_origin(origin);
-  w.shared = entry;
+  w.origin_ = origin;  // set_origin(origin), with access 0's y made once
+  w.first_ = w.view.desc.make_coordinate(origin + w.x_of(entry->y0));
   return w;
 }
 
