@@ -15,6 +15,15 @@
 // stored once. The other replicas load nothing: their values would be dead, and nvcc drops dead loads (moves
 // them under the store's branch), so a program that loaded them would count LDS accesses the kernel never makes
 // (the H100 props run of 2026-11-24 23:26 UTC, case 21: 2 LDS loads on the GPU against 4).
+// Every value the reader loads from LDS is used on the device whatever the store's guard (keep_loaded: the AND of
+// them all, and a trap if that is all ones, which no input element is), so ptxas issues every LDS load of the
+// program, with every lane, as the simulator counts them. Without it an LDS load whose values feed only global
+// stores past the tensor is dead, and ptxas drops or sinks it, under a branch the simulator cannot predict: the
+// H100 props run of 2026-11-24 (gpu/recordings/props-h100.json, kernels before this change) has 122 of 400
+// measured cases with fewer LDS load instructions or wavefronts than simulated. Case 41 (fp16, 64x16 tile over a
+// 7x7 tensor: warp 1's columns 8..15 all past it): 8 LDS loads against 16, warp 0's with all lanes' wavefronts
+// (a warp-uniform branch on the warp index); case 42 (fp32 8x16 over 13x6): 4 against 8 with 14 wavefronts
+// against 16 for those 4 (a per-lane branch). The PTX has every ld.shared unconditional: the sinking is ptxas's.
 // The global view is tensor_rows x tensor_cols row-major (vector guarantee: the largest power of two dividing
 // tensor_cols, at most 16 bytes, so no vector straddles the pad) under two right pads up to grid*rows x cols.
 //
@@ -113,6 +122,20 @@ TILESIM_HOST_DEVICE bool primary_replica(constant<E>, const multi_index<tile_dis
   }
 }
 
+// Device only: keeps every load that filled t live (see the essay) at the cost of one AND per element and one
+// compare: the AND of all elements is all ones only if every element is, and no input element is (props_sim.hpp's
+// make_case_inputs), nor a pad's 0, so the trap never fires on a correct run. The simulator has nothing to keep.
+template <class T, class Tensor>
+TILESIM_HOST_DEVICE void keep_loaded(const Tensor& t) {
+#if defined(__CUDA_ARCH__)
+  T all = static_cast<T>(~T{});
+  for (index_t d = 0; d < t.size(); ++d) all = static_cast<T>(all & t[d]);
+  if (all == static_cast<T>(~T{})) __trap();
+#else
+  (void)t;
+#endif
+}
+
 // The scalars the program needs at run time, derived so that the kernel holds no props_case in memory.
 struct props_dims {
   index_t threads, grid, rows, cols, wave;
@@ -154,6 +177,7 @@ TILESIM_HOST_DEVICE void props_copy(Ctx& ctx, const Case& shape) {
     auto moved = make_distributed_tensor<T, props_max_elements>(read_enc);
     ctx.label("lds load");
     make_tile_window(lds_r, tile, {0, 0}, read_enc, reader).load(moved);
+    keep_loaded<T>(moved);
     ctx.label("global store");
     make_tile_window(out, tile, origin, read_enc, reader).store(moved);
   });

@@ -20,8 +20,11 @@ TEST_SUITE("props-gpu") {
 // counters differ from the GPU's, by cause. Every one differs in the LDS load counters only (lds_instructions_ld
 // and/or lds_wavefronts_ld); the global counters of all 400 agree since the sm90 guard rules (sim/arch sm90.cpp).
 //   dead_lds_loads: the tile reaches past the tensor, and the reader's LDS loads whose values feed only stores
-//     past it are dead: ptxas drops them or sinks them under a warp-uniform branch (case 41: 8 LDS loads on the
-//     GPU against 16, every issued one with all lanes' wavefronts). The simulator issues every LDS load.
+//     past it were dead in the recorded kernels: ptxas dropped them or sank them under a warp-uniform branch
+//     (case 41: 8 LDS loads on the GPU against 16, each issued one with all lanes' wavefronts) or a per-lane one
+//     (case 42: 4 against 8, 14 wavefronts against 16). The simulator issues every LDS load; since the recording,
+//     the kernel keeps every loaded value live (props_program.hpp's keep_loaded), so these cases are expected to
+//     agree once the recording is re-made (the test then names them: take them off this list).
 //   widened_lds_loads: no pad; nvcc merged neighbouring LDS loads of a lane into one wider load whose alignment it
 //     proved from the layout (case 119: 40 LDS loads in the simulator, 20 on the GPU with the same wavefronts; the
 //     kernel's PTX has 5 ld.shared.v4.u32 per thread where the window issues 10 of 8 bytes), or, with a replicated
