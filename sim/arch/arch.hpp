@@ -96,6 +96,10 @@ struct issue_timing {
                                                  // wave instruction on one scheduler
   double alu_latency = 4;                  // dependent-issue latency of an arithmetic result
   std::string_view evidence;
+  // Integer instructions per LDS access whose address is none of the wave's recent LDS addresses plus a
+  // lane-uniform constant (sim/report/address_arithmetic.hpp); 0: such addresses cost nothing extra.
+  int address_ops = 0;
+  std::string_view address_evidence;
 };
 
 // Global memory as the timing model prices it (sim/timing, sim/report): a load instruction occupies its SM's

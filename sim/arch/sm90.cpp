@@ -79,6 +79,13 @@ const arch_table& sm90_table() {
     // mma.sync on Hopper is reported to reach less than wgmma's peak, so this is optimistic (not measured).
     a.issue = {4, {1, 2, 4, 4}, 4, "whitepaper (4 schedulers, 32 FP32 + 16 INT32 lanes each); FFMA latency 4: published "
                              "microbenchmarks, not measured here"};
+    // Address arithmetic (sim/report/address_arithmetic.hpp): an LDS address that is no recent one plus a
+    // constant step costs 2 integer instructions, a LOP3 (the XOR) and a LEA (scale and add the base), and the
+    // access waits for them. Measured on an H100 (2026-11-25, Nsight smsp__inst_executed.sum under `tilesim-gpu
+    // crosscheck --only "gemm fp32 128x128x64"`): the CK-XOR fp32 GEMM executes 48320 warp instructions where the
+    // padded one executes 42720, 175 more per warp; its SASS has 94 more LOP3 and 52 more LEA over the same 64 LDS.
+    a.issue.address_ops = 2;
+    a.issue.address_evidence = "measured (H100): CK-XOR fp32 GEMM 175 more instructions per warp than padded (LOP3, LEA)";
 
     // Global memory, measured on an H100 (sim/calibration/README.md, "H100 global memory"):
     //   first_touch_latency 523: h100-burst.tsv `burst_cold`, buffers allocated and filled from the host before

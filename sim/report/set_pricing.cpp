@@ -7,6 +7,7 @@
 
 #include "sim/models/global_coalescing.hpp"
 #include "sim/models/lds_timing.hpp"
+#include "sim/report/address_arithmetic.hpp"
 #include "sim/report/report_part.hpp"
 #include "sim/timing/program_timing.hpp"
 
@@ -119,6 +120,14 @@ report_part price_set(const arch_table& arch, const residency& res, long long se
   for (std::size_t k = 0; k < set.size(); ++k) {
     const workgroup_record& wg = *set[k];
     ++part.workgroups;
+    std::vector<std::vector<bool>> address_arithmetic;  // [wave][its n-th LDS access]: needs its own
+    if (is.address_ops > 0) {
+      std::vector<std::vector<const wave_access*>> lds(wg.waves.size());
+      for (std::size_t w = 0; w < wg.waves.size(); ++w)
+        for (const wave_instruction& i : wg.waves[w].instructions)
+          if (i.access.space == memory_space::lds) lds[w].push_back(&i.access);
+      address_arithmetic = needs_address_arithmetic(lds);
+    }
     part.waves_per_workgroup = std::max(part.waves_per_workgroup, static_cast<int>(wg.waves.size()));
     for (std::size_t w = 0; w < wg.waves.size(); ++w) {
       timed_wave tw;
@@ -126,6 +135,8 @@ report_part price_set(const arch_table& arch, const residency& res, long long se
       tw.scheduler = static_cast<int>((k * wg.waves.size() + w) % static_cast<std::size_t>(std::max(1, is.schedulers)));
       std::vector<part_row*> own;
       const wave_record& wr = wg.waves[w];
+      std::size_t lds_seen = 0;       // wave w's LDS accesses priced so far
+      int lds_interval = -1;          // the interval of the last of them
       auto add_alu = [&](const alu_work& a, part_row* owner_row) {
         if (a.empty()) return;
         timed_step s;
@@ -175,6 +186,21 @@ report_part price_set(const arch_table& arch, const residency& res, long long se
           s.produces_data = i.access.kind == access_kind::load;
           s.waits_for_data = i.access.kind == access_kind::store;
           if (i.access.space == memory_space::lds) {
+            // The first LDS access after a barrier is free too: its address needs no loaded data, so the
+            // compiler forms it before the barrier, while the wave waits there.
+            const bool after_barrier = i.interval != lds_interval;
+            lds_interval = i.interval;
+            if (is.address_ops > 0 && address_arithmetic[w][lds_seen++] && !after_barrier) {
+              // The address's own integer instructions take issue slots, and the access waits for them.
+              timed_step a;
+              a.kind = step_kind::alu;
+              a.issue_slots = is.address_ops * is.alu_cycles[static_cast<std::size_t>(alu_op::integer)];
+              a.latency = is.alu_latency;
+              a.feeds_next = true;
+              tw.steps.push_back(a);
+              own.push_back(&ir);
+              ir.alu.integer += static_cast<std::uint32_t>(is.address_ops);
+            }
             const lds_cost c = lds_instruction_cost(arch, i.access);
             ir.wavefronts += c.wavefronts;
             ir.ideal += c.ideal;

@@ -143,7 +143,7 @@ timing_result time_waves(const std::vector<timed_wave>& waves, const timing_para
       s.data_until = t.complete;
       s.data_pipe = step.kind == step_kind::alu ? -1 : static_cast<int>(step.pipe);
     }
-    s.ready = t.issue + step.issue_slots;
+    s.ready = step.feeds_next ? t.complete : t.issue + step.issue_slots;
     ++s.next;
   }
   for (std::size_t w = 0; w < n; ++w)

@@ -47,6 +47,7 @@ struct timed_step {
   bool produces_data = false;   // its completion releases waits_for_data (loads, arithmetic)
   bool waits_for_data = false;  // issue only after the wave's earlier loads and arithmetic completed
   double datapath = 0;          // global memory: cycles it also holds the LDS pipe (the L1 data path it shares)
+  bool feeds_next = false;      // the next step needs its result (an address): it issues once this completes
 };
 
 struct timed_wave {
