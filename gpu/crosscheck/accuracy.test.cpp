@@ -7,7 +7,10 @@
 //     what the model gives today (a change that makes the model worse fails here);
 //   every point within 25 %, except the outliers named below, each within its own bound;
 //   the predicted speed-up of each conflict-free variant over its conflicted variant within 10 % of the measured
-//     one, except the outliers named below.
+//     one, except the outliers named below;
+//   LDS address arithmetic (sim/calibration/h100-address-arithmetic.tsv, the fp32 GEMM's instruction counts):
+//     where the GPU executes no more instructions than the padded layout the simulator charges none, and where it
+//     executes more (CK-XOR) the simulator charges some, never more than the GPU executed.
 // The outliers are what the model does not capture (README.md, "How accurate is it"); a model change that
 // brings one inside the target fails the test too, so the list stays true.
 #include <doctest/doctest.h>
@@ -16,8 +19,10 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <string>
 
 #include "gpu/crosscheck/accuracy.hpp"
+#include "gpu/crosscheck/crosscheck.hpp"
 
 namespace {
 
@@ -126,5 +131,52 @@ TEST_CASE("the LDS-bound GEMMs are predicted LDS-bound and the copies latency-bo
     if (r.name.rfind("gemm fp32", 0) == 0 && r.name.find("row_major") != std::string::npos)
       CHECK(r.verdict.rfind("LDS-bound", 0) == 0);
     if (r.name.rfind("copy fp16 64x32", 0) == 0) CHECK(r.verdict.rfind("latency-bound", 0) == 0);
+  }
+}
+
+namespace {
+
+// Warp instructions per warp of one layout of the fp32 GEMM 128x128x64 in the H100 recording (tilesim kernel).
+double measured_per_warp(const std::string& layout) {
+  std::ifstream f("sim/calibration/h100-address-arithmetic.tsv");
+  REQUIRE_MESSAGE(f.good(), "sim/calibration/h100-address-arithmetic.tsv is missing (the test runs in the repository root)");
+  std::string line;
+  while (std::getline(f, line)) {
+    std::istringstream row(line);
+    std::string kernel, name;
+    double instructions = 0, lds = 0, warps = 0;
+    if (line.empty() || line[0] == '#' || !(row >> kernel >> name >> instructions >> lds >> warps)) continue;
+    if (kernel == "tilesim" && name == layout) return instructions / warps;
+  }
+  FAIL("no tilesim row for layout " << layout);
+  return 0;
+}
+
+// Integer instructions per warp the simulator charges the same point (the GEMM states no integer work itself).
+double simulated_integer_per_warp(const std::string& layout) {
+  for (const crosscheck_point& p : catalogue())
+    if (p.name == "gemm fp32 128x128x64 " + layout) {
+      const simulated s = simulate(p, make_inputs(p, 1));
+      double integer = 0;
+      for (const auto& i : s.report.instructions) integer += i.alu.integer;
+      for (const auto& b : s.report.barriers) integer += b.alu.integer;
+      return integer / (s.report.workgroups * s.report.waves_per_workgroup);
+    }
+  FAIL("no catalogue point gemm fp32 128x128x64 " << layout);
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("LDS address arithmetic: charged where the GPU executes more than the padded layout, never more than it") {
+  const double padded = measured_per_warp("padded"), sim_padded = simulated_integer_per_warp("padded");
+  for (const std::string layout : {"row_major", "ck_xor"}) {
+    CAPTURE(layout);
+    const double extra = measured_per_warp(layout) - padded;
+    const double sim_extra = simulated_integer_per_warp(layout) - sim_padded;
+    MESSAGE(layout << ": the GPU executes " << extra << " more instructions per warp than padded, the simulator charges "
+                   << sim_extra << " more");
+    if (extra <= 0) CHECK(sim_extra == 0);
+    else CHECK((sim_extra > 0 && sim_extra <= extra));
   }
 }
