@@ -84,17 +84,17 @@ struct column_sums {
     const index_t t = ctx.thread_id(), c = t / strips, strip = t % strips, strip_rows = rows / strips;
     float sum = 0;
     ctx.label("column read");
-    for (index_t r = strip * strip_rows; r < (strip + 1) * strip_rows; ++r)
-      sum += load_element(tile_buffer, lds_layout::calculate_offset({r, c}));
-    alu(ctx, alu_op::fma, strip_rows);
+    for (index_t r = strip * strip_rows; r < (strip + 1) * strip_rows; ++r)  // one FADD per element, after its load
+      sum += load_element(tile_buffer, lds_layout::calculate_offset({r, c})), alu(ctx, alu_op::fma, 1);
+    // (arithmetic stated where the SASS does it: stated once after the loop, it hid all but one load latency)
     ctx.label("partial store");
     store_element(partials, strip * cols + c, sum);
     ctx.barrier();
     if (t < cols) {
       float total = 0;
       ctx.label("final read");
-      for (index_t s = 0; s < strips; ++s) total += load_element(partials, s * cols + t);
-      alu(ctx, alu_op::fma, strips);
+      for (index_t s = 0; s < strips; ++s) total += load_element(partials, s * cols + t), alu(ctx, alu_op::fma, 1);
+      // (as above: one FADD per partial, after its load)
       ctx.label("sum store");
       store_element(sums, ctx.block_id() * cols + t, total);
     }

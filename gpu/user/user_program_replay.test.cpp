@@ -3,10 +3,12 @@
 // sums program rebuilt from the point (its layout from the name, its inputs from the recorded seed) predicts on
 // the simulator exactly the twelve counters Nsight Compute counted, its output equals the host's column sums,
 // and the GPU's output matched the simulator's when recorded; where a point carries Nsight's per-instruction source
-// counters (source_counters), every single-label row's executions, wavefronts and sectors equal today's simulator.
+// counters (source_counters), every single-label row's executions, wavefronts and sectors equal today's simulator;
+// and its predicted cycles per block are within 10 % of the recorded median block's.
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -49,6 +51,12 @@ TEST_CASE("user program recordings: Nsight's counters == the simulator's for eve
       CHECK(p["gpu_output"]["mismatches"].number() == 0);
       // Per instruction (recorded with Nsight's source counters): every label's GPU counts equal today's simulator.
       const sim::program_report report = sim::make_program_report(sim::arch_named("sm90"), r);
+      // Cycles: the recorded median block's clock64 against today's prediction, within 10 % (issue 12's
+      // catalogue bound is 25 %; the user program stood at -11 % and -30.5 % while its sums stated their FADDs
+      // after the loop, not one per element as the SASS chains them: 4.9 % and 3.0 % since).
+      const double measured = p["hardware"]["cycles_per_block_median"].number();
+      MESSAGE(p["name"].string() << ": cycles per block: simulator " << report.cycles_per_workgroup << ", GPU " << measured);
+      CHECK(std::fabs(report.cycles_per_workgroup - measured) <= 0.10 * measured);
       if (const gpu::json_value* source = p.get("source_counters"))
         for (const gpu::json_value& row : (*source)["rows"].elements()) {
           if (row["labels"].elements().size() != 1) continue;  // groups and leftovers: the recording's own verdict
