@@ -98,7 +98,10 @@ void thread_context::collect_matrix(const std::uint32_t* row, int matrices, bool
   for (int i = 0; i < matrices; ++i) out[i] = shuffle_.words[i];
 }
 
-detail::window_memo& thread_context::window_memo() { return state_->windows; }
+detail::window_memo& thread_context::window_memo() {
+  state_->windows.enter(state_->block);
+  return state_->windows;
+}
 
 buffer_ref thread_context::global_ref(int slot, type_key type, name_function type_name, void** data) {
   global_memory& m = *state_->memory;

@@ -278,21 +278,26 @@ TILESIM_HOST_DEVICE constexpr index_t gemm_step_fmas(const gemm_warp_grid& g) {
 template <class Grid, class A, class B, class C>
 TILESIM_HOST_DEVICE constexpr void gemm_multiply_accumulate(const Grid& grid, const A& a, const B& b, C& acc) {
   if constexpr (!is_constant_v<Grid>) {
-    // The run-time form: plain loops over the same products in the same order (each sum bit for bit the same).
+    // The run-time form: plain loops over the same products in the same order, each output's sum bit for bit
+    // the same; the gemm_per_lane sums of one (mi, i, ni) advance together (independent chains, not one).
     const gemm_warp_grid& g = grid;
     const index_t a_ki = a.d_of({0, 1, 0, 0}), b_ki = b.d_of({0, 1, 0, 0});
     for (index_t mi = 0; mi < g.m_iter; ++mi) {
       for (index_t i = 0; i < gemm_per_lane; ++i) {
         const auto* pa = &a[a.d_of({mi, 0, i, 0})];
         for (index_t ni = 0; ni < g.n_iter; ++ni) {
+          const float* pb[gemm_per_lane];
+          float sum[gemm_per_lane];
           for (index_t j = 0; j < gemm_per_lane; ++j) {
-            const auto* pb = &b[b.d_of({ni, 0, j, 0})];
-            float& out = acc.at({mi, ni, i, j});
-            float sum = out;
-            for (index_t ki = 0; ki < g.k_iter; ++ki)
-              for (index_t e = 0; e < g.vector; ++e) sum += pa[ki * a_ki + e] * pb[ki * b_ki + e];
-            out = sum;
+            pb[j] = &b[b.d_of({ni, 0, j, 0})];
+            sum[j] = acc.at({mi, ni, i, j});
           }
+          for (index_t ki = 0; ki < g.k_iter; ++ki)
+            for (index_t e = 0; e < g.vector; ++e) {
+              const float x = pa[ki * a_ki + e];
+              for (index_t j = 0; j < gemm_per_lane; ++j) sum[j] += x * pb[j][ki * b_ki + e];
+            }
+          for (index_t j = 0; j < gemm_per_lane; ++j) acc.at({mi, ni, i, j}) = sum[j];
         }
       }
     }
