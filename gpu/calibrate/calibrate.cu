@@ -52,6 +52,8 @@
 #include <utility>
 #include <vector>
 
+#include "cuda_check.cuh"  // CHECK(call)
+
 // ---------------------------------------------------------------------------------------------------------
 // Patterns and their validation (host only).
 
@@ -344,15 +346,6 @@ __global__ void cal_chase(int n, int steps, unsigned long long* out) {
 // Host side of the GPU modes.
 
 // Checks a CUDA call: on failure prints the call and CUDA's message, exits with status 1.
-#define CHECK(call)                                                                               \
-  do {                                                                                            \
-    const cudaError_t e_ = (call);                                                                \
-    if (e_ != cudaSuccess) {                                                                      \
-      std::fprintf(stderr, "calibrate: %s failed: %s (%s)\n", #call, cudaGetErrorString(e_),      \
-                   cudaGetErrorName(e_));                                                         \
-      std::exit(1);                                                                               \
-    }                                                                                             \
-  } while (0)
 
 // After a launch: the launch's own error, then the kernel's (synchronously); `what` names the launch.
 void check_launch(const pattern* p, const char* what) {

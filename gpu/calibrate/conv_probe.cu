@@ -30,14 +30,7 @@
 #include <string>
 #include <vector>
 
-#define CHECK(call)                                                                           \
-  do {                                                                                        \
-    const cudaError_t e = (call);                                                             \
-    if (e != cudaSuccess) {                                                                   \
-      std::fprintf(stderr, "conv_probe: %s failed: %s\n", #call, cudaGetErrorString(e));     \
-      std::exit(1);                                                                           \
-    }                                                                                         \
-  } while (0)
+#include "cuda_check.cuh"  // CHECK(call)
 
 // NHWC 2x8x8x4, 3x3 filter, stride 1, no pad, COut 8: M = 72, K = 36, KPerBlock 12, 4-float vectors.
 constexpr int N = 2, H = 8, W = 8, CI = 4, CO = 8, R = 3, S = 3, HO = 6, WO = 6, K = R * S * CI, KB = S * CI;

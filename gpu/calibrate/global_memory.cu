@@ -42,14 +42,7 @@
 #include <string>
 #include <vector>
 
-#define CHECK(call)                                                                               \
-  do {                                                                                            \
-    const cudaError_t e = (call);                                                                 \
-    if (e != cudaSuccess) {                                                                       \
-      std::fprintf(stderr, "global_memory: %s failed: %s\n", #call, cudaGetErrorString(e));      \
-      std::exit(1);                                                                               \
-    }                                                                                             \
-  } while (0)
+#include "cuda_check.cuh"  // CHECK(call)
 
 constexpr int chase_loads = 4096;
 

@@ -19,14 +19,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                                                \
-  do {                                                                                             \
-    const cudaError_t e = (call);                                                                  \
-    if (e != cudaSuccess) {                                                                        \
-      std::fprintf(stderr, "ldmatrix_probe: %s failed: %s\n", #call, cudaGetErrorString(e));      \
-      std::exit(1);                                                                                \
-    }                                                                                              \
-  } while (0)
+#include "cuda_check.cuh"  // CHECK(call)
 
 constexpr int tile_bytes = 8192, iterations = 1024;
 
