@@ -131,6 +131,7 @@ int run_gemm_command(std::vector<std::string> args, bool json, const std::option
   sim::launch l{};
   const sim::simulation s = run_or_usage_error("run gemm", [&] {
     l = programs::gemm_launch(p, static_cast<int>(o.integer("threads")), arch.wave_size);
+    sim::apply_guard_rules(arch, l);
     // For --sample: a block tile in the first or last block row (+1) or column (+2) is an edge tile.
     const index_t rows = p.m / p.m_per_block, cols = p.n / p.n_per_block;
     const sim::simulate_options so = simulate_options_for(h, l.grid, registers, [rows, cols](int b) {
@@ -234,7 +235,7 @@ int run_program_command(const std::vector<std::string>& all) {
   sim::launch l{};
   l.grid = static_cast<int>(o.integer("grid"));
   l.block = static_cast<int>(o.integer("threads"));
-  l.wave_size = arch.wave_size;
+  sim::apply_guard_rules(arch, l);  // wave size and guard rules
   const int registers = static_cast<int>(o.integer("registers"));
   const std::int64_t bytes = o.integer("elem-bytes");
   // For --sample: the first and the last workgroup are edges of the copied rows.

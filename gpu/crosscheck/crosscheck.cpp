@@ -185,6 +185,7 @@ simulated simulate(const crosscheck_point& p, const point_inputs& in) {
   sim::launch l;
   l.grid = p.grid;
   l.block = p.block;
+  sim::apply_guard_rules(sim::arch_named("sm90"), l);  // the points run on sm90 (its guard rules)
   l.wave_size = p.wave_size;
   sim::global_memory mem;
   simulated s;
