@@ -2,12 +2,15 @@
 //
 // DEFINITION. A program makes its tile windows with spec's make_tile_window (spec/window/tile_window.hpp); over a
 // view of recording_buffers argument-dependent lookup finds the overload below instead, which returns a
-// shared_tile_window: a spec tile_window (the same members, the same accesses in the same order) whose
-// thread-independent work is done once for all the threads a runner simulates (window_memo.hpp):
+// shared_tile_window: a window that makes the same accesses in the same order as the spec tile_window of the
+// same arguments (load, store, update, move, set_origin, origin, x_of, d_of, for_each_access; full() is that
+// spec window), with the thread-independent work done once for all the threads a runner simulates
+// (window_memo.hpp):
 //   setup  the encoding's check, the load/store traits (vector dim, access curve) and the affine form of x_of
 //          are made by the first thread that makes a window equal to it (same view type, descriptor bytes,
-//          window lengths, encoding and visiting order); a later thread copies them, then computes only its
-//          own x base and first coordinate;
+//          window lengths, encoding and visiting order) and kept in a shared entry; a thread's window holds a
+//          pointer to it and only what is its own (buffer handle, P index, x base, origin, first coordinate:
+//          a few hundred bytes, not a copy of descriptor and encoding);
 //   walk   a load, store or update runs the window's accesses from a table: the offset and pad validity of each
 //          access, taken once per start coordinate (the descriptor's hidden index of access 0) and the register
 //          index d of each access, taken once per window. Threads whose coordinate walks begin at the same
@@ -17,7 +20,7 @@
 //          plus a delta taken once per window, always valid; an entry whose first 64 walks never repeat
 //          (every thread starts elsewhere) stops keeping them and walks as spec does.
 // What a thread records is unchanged: buffer.load / store / add with the same offset, count and validity, in
-// curve order. Strict mode (a reporter) and windows over other buffers are spec's own code.
+// curve order. Strict mode (a reporter) runs on full(); windows over other buffers are spec's own code.
 //
 // WHY EQUAL BYTES. Descriptors have no operator==; two descriptors whose object bytes are equal are equal
 // values (they hold integers and flags only), so a byte comparison never reuses a wrong entry. Unequal padding
@@ -25,7 +28,7 @@
 //
 // EXAMPLE. 256 threads each make_tile_window(a_lds, {64, 32}, {0, 0}, a_frag, partition_index(a_frag, w, l)):
 // thread 0 checks a_frag, makes the traits (32 accesses of 4 floats) and the 32 register indices; threads 1-255
-// copy them; a_read.load(regs) of thread 0 walks the xor descriptor once and keeps the 32 offsets, thread 8
+// point to them; a_read.load(regs) of thread 0 walks the xor descriptor once and keeps the 32 offsets, thread 8
 // (same rows) replays them.
 //
 // INVARIANTS: a shared_tile_window's accesses equal those of the spec tile_window made from the same arguments
@@ -108,6 +111,29 @@ struct shared_window_entry : window_memo::entry {
   // thread of a global copy window starts elsewhere; its walk is then spec's, not a table's).
   bool sharing() const { return reused > 0 || taken < trial_walks; }
 
+  // The entry of a window made from these arguments (spec's make_tile_window checks everything; its setup,
+  // without buffer and thread, becomes the prototype).
+  static std::unique_ptr<shared_window_entry> make(const View& view, const multi_index<View::n_dim>& lengths,
+                                                   const multi_index<View::n_dim>& origin,
+                                                   const tile_distribution_encoding& e,
+                                                   const multi_index<tile_distribution_encoding::max_p>& thread,
+                                                   access_order order) {
+    auto made = std::make_unique<shared_window_entry>();
+    made->tag = type_tag();
+    made->proto = tilesim::make_tile_window(view, lengths, origin, e, thread, order);
+    made->proto.view.buffer = typename View::buffer_type{};
+    made->proto.thread = {};
+    made->visit = order;
+    made->elements = e.elements_per_thread();
+    made->y0 = made->proto.traits.first_y(0);
+    made->d.reserve(static_cast<std::size_t>(made->proto.traits.num_access));
+    made->proto.for_each_access([&](const window_access<View::n_dim>& a) {
+      made->d.push_back(made->proto.d_of(a.y));
+      made->delta.push_back(a.offset - made->proto.first_.offset());
+    });
+    return made;
+  }
+
   // Whether a window made from these arguments has this entry's setup.
   bool matches(const View& view, const multi_index<View::n_dim>& lengths, const tile_distribution_encoding& e,
                access_order order) const {
@@ -116,9 +142,10 @@ struct shared_window_entry : window_memo::entry {
            (std::memcmp(&proto.encoding, &e, sizeof(e)) == 0 || proto.encoding == e);
   }
 
-  // The first slot of the walk that starts at coordinate `first` of a window w of this entry (taken now if new).
-  std::size_t walk(const tile_window<View>& w) {
-    auto found = walks.find(w.first_.hidden);
+  // The first slot of the walk of spec window w (of this entry), taken now if its start is new.
+  template <class Window>
+  std::size_t walk(const typename tile_window<View>::coordinate_type& first, const Window& make_window) {
+    auto found = walks.find(first.hidden);
     if (found != walks.end()) {
       ++reused;
       return found->second;
@@ -130,47 +157,112 @@ struct shared_window_entry : window_memo::entry {
       valid.clear();
     }
     const std::size_t slot = offsets.size();
-    w.for_each_access([&](const window_access<View::n_dim>& a) {
+    make_window().for_each_access([&](const window_access<View::n_dim>& a) {
       offsets.push_back(a.offset);
       valid.push_back(a.valid ? 1 : 0);
     });
-    walks.emplace(w.first_.hidden, slot);
+    walks.emplace(first.hidden, slot);
     return slot;
   }
 };
 
 }  // namespace detail
 
-// A spec tile_window whose setup and walks are shared through its entry (nullptr: plain spec behaviour).
+// One thread's tile window over a view of recording buffers: what depends on the thread (its buffer handle, P
+// index, x base, origin and first coordinate) and a pointer to the shared entry (descriptor, encoding, traits,
+// strides, tables), a few hundred bytes instead of a spec window's copy of all of it (fewer cold cache lines
+// when 256 fibers take turns). It does what tile_window<View> does; full() is that spec window, for strict mode
+// and for code that wants one.
 template <class View>
-struct shared_tile_window : tile_window<View> {
-  using base = tile_window<View>;
+struct shared_tile_window {
+  using spec_window = tile_window<View>;
   using entry_type = detail::shared_window_entry<View>;
-  entry_type* shared = nullptr;
+  using value_type = typename View::value_type;
+  using coordinate_type = typename spec_window::coordinate_type;
+  static constexpr int n_dim = View::n_dim;
+  static constexpr int max_y = spec_window::max_y;
+  static constexpr int max_p = spec_window::max_p;
+  static constexpr index_t max_vector = spec_window::max_vector;
+
+  entry_type* shared = nullptr;        // the runner's entry, or own's
+  std::shared_ptr<entry_type> own;     // a window over a buffer no context recorded: an entry of its own
+  typename View::buffer_type buffer;   // this thread's handle
+  multi_index<max_p> thread{};
+  multi_index<n_dim> x_base_{};
+  multi_index<n_dim> origin_{};
+  coordinate_type first_{};            // the view coordinate of access 0's first element
+
+  TILESIM_HOST_DEVICE const multi_index<n_dim>& origin() const { return origin_; }
+  // The view's descriptor (the same bytes in every thread's view).
+  const typename View::descriptor_type& desc() const { return shared->proto.view.desc; }
+
+  // encoding.x_of(thread, y), from the prototype's affine form and this thread's x base.
+  multi_index<n_dim> x_of(const multi_index<max_y>& y) const {
+    const spec_window& p = shared->proto;
+    multi_index<n_dim> x{};
+    for (int i = 0; i < n_dim; ++i) {
+      index_t sum = x_base_[i];
+      for (int j = 0; j < p.encoding.n_y; ++j) sum += p.y_dim_[j] == i ? y[j] * p.y_stride_[j] : 0;
+      x[i] = sum;
+    }
+    return x;
+  }
+  // encoding.d_of(y) (the same in every thread).
+  index_t d_of(const multi_index<max_y>& y) const { return shared->proto.d_of(y); }
+
+  // Recomputes the first coordinate for a new origin (tile_window::set_origin).
+  void set_origin(const multi_index<n_dim>& origin) {
+    origin_ = origin;
+    first_ = desc().make_coordinate(origin_ + x_of(shared->y0));
+  }
+  // Moves the window by `step` (tile_window::move: only the coordinate moves).
+  void move(const multi_index<n_dim>& step) {
+    origin_ += step;
+    desc().move(first_, step);
+  }
+
+  // The spec window this one stands for: the prototype with this thread's buffer, P index, base and origin.
+  spec_window full() const {
+    spec_window w = shared->proto;
+    w.view.buffer = buffer;
+    w.thread = thread;
+    w.x_base_ = x_base_;
+    w.origin_ = origin_;
+    w.first_ = first_;
+    return w;
+  }
+  operator spec_window() const { return full(); }
+
+  // tile_window::for_each_access, on the spec window.
+  template <class F>
+  void for_each_access(F&& f) const {
+    full().for_each_access(f);
+  }
 
   // Loads this thread's elements into dst, as tile_window::load (CK semantics).
   template <class T, index_t C>
   void load(distributed_tensor<T, C>& dst) const {
-    if (!shared || (!entry_type::affine && !shared->sharing())) return base::load(dst);
+    if (!entry_type::affine && !shared->sharing()) return full().load(dst);
     require_room(dst);
-    std::memcpy(&dst.encoding, &this->encoding, sizeof(dst.encoding));  // a vector copy, not rep movs
-    const index_t n = this->traits.scalars_per_vector, stride = this->vector_d_stride_;
-    typename base::value_type vec[base::max_vector];
+    const spec_window& p = shared->proto;
+    std::memcpy(&dst.encoding, &p.encoding, sizeof(dst.encoding));
+    const index_t n = p.traits.scalars_per_vector, stride = p.vector_d_stride_;
+    value_type vec[max_vector];
     auto put = [&](index_t i) {
       const index_t d = shared->d[static_cast<std::size_t>(i)];
       for (index_t j = 0; j < n; ++j) dst[d + j * stride] = static_cast<T>(vec[j]);
     };
     if constexpr (entry_type::affine) {
-      const index_t first = this->first_.offset();
-      for (index_t i = 0; i < this->traits.num_access; ++i) {
-        this->view.buffer.load(first + shared->delta[static_cast<std::size_t>(i)], n, vec, true);
+      const index_t first = first_.offset();
+      for (index_t i = 0; i < p.traits.num_access; ++i) {
+        buffer.load(first + shared->delta[static_cast<std::size_t>(i)], n, vec, true);
         put(i);
       }
     } else {
-      const std::size_t slot = shared->walk(*this);
-      for (index_t i = 0; i < this->traits.num_access; ++i) {
+      const std::size_t slot = shared->walk(first_, [this] { return full(); });
+      for (index_t i = 0; i < p.traits.num_access; ++i) {
         const std::size_t s = slot + static_cast<std::size_t>(i);
-        this->view.buffer.load(shared->offsets[s], n, vec, shared->valid[s] != 0);
+        buffer.load(shared->offsets[s], n, vec, shared->valid[s] != 0);
         put(i);
       }
     }
@@ -178,28 +270,28 @@ struct shared_tile_window : tile_window<View> {
   // Strict mode: spec's walk.
   template <class T, index_t C, class Report>
   void load(distributed_tensor<T, C>& dst, Report&& report) const {
-    base::load(dst, report);
+    full().load(dst, report);
   }
 
   // Stores this thread's elements from src, as tile_window::store.
   template <class T, index_t C>
   void store(const distributed_tensor<T, C>& src) const {
-    if (!shared || (!entry_type::affine && !shared->sharing())) return base::store(src);
+    if (!entry_type::affine && !shared->sharing()) return full().store(src);
     write(src, memory_op::store);
   }
   template <class T, index_t C, class Report>
   void store(const distributed_tensor<T, C>& src, Report&& report) const {
-    base::store(src, report);
+    full().store(src, report);
   }
   // Adds src into memory, as tile_window::update.
   template <class T, index_t C>
   void update(const distributed_tensor<T, C>& src) const {
-    if (!shared || (!entry_type::affine && !shared->sharing())) return base::update(src);
+    if (!entry_type::affine && !shared->sharing()) return full().update(src);
     write(src, memory_op::update);
   }
   template <class T, index_t C, class Report>
   void update(const distributed_tensor<T, C>& src, Report&& report) const {
-    base::update(src, report);
+    full().update(src, report);
   }
 
  private:
@@ -213,22 +305,23 @@ struct shared_tile_window : tile_window<View> {
   template <class T, index_t C>
   void write(const distributed_tensor<T, C>& src, memory_op op) const {
     require_room(src);
-    const index_t n = this->traits.scalars_per_vector, stride = this->vector_d_stride_;
-    typename base::value_type vec[base::max_vector];
+    const spec_window& p = shared->proto;
+    const index_t n = p.traits.scalars_per_vector, stride = p.vector_d_stride_;
+    value_type vec[max_vector];
     auto put = [&](index_t i, index_t offset, bool valid) {
       const index_t d = shared->d[static_cast<std::size_t>(i)];
-      for (index_t j = 0; j < n; ++j) vec[j] = static_cast<typename base::value_type>(src[d + j * stride]);
+      for (index_t j = 0; j < n; ++j) vec[j] = static_cast<value_type>(src[d + j * stride]);
       if (op == memory_op::store)
-        this->view.buffer.store(offset, n, vec, valid);
+        buffer.store(offset, n, vec, valid);
       else
-        this->view.buffer.add(offset, n, vec, valid);
+        buffer.add(offset, n, vec, valid);
     };
     if constexpr (entry_type::affine) {
-      const index_t first = this->first_.offset();
-      for (index_t i = 0; i < this->traits.num_access; ++i) put(i, first + shared->delta[static_cast<std::size_t>(i)], true);
+      const index_t first = first_.offset();
+      for (index_t i = 0; i < p.traits.num_access; ++i) put(i, first + shared->delta[static_cast<std::size_t>(i)], true);
     } else {
-      const std::size_t slot = shared->walk(*this);
-      for (index_t i = 0; i < this->traits.num_access; ++i) {
+      const std::size_t slot = shared->walk(first_, [this] { return full(); });
+      for (index_t i = 0; i < p.traits.num_access; ++i) {
         const std::size_t s = slot + static_cast<std::size_t>(i);
         put(i, shared->offsets[s], shared->valid[s] != 0);
       }
@@ -245,44 +338,31 @@ shared_tile_window<tensor_view<Desc, recording_buffer<T>>> make_tile_window(
     const multi_index<tile_distribution_encoding::max_p>& thread, access_order visit = access_order::linear) {
   using View = tensor_view<Desc, recording_buffer<T>>;
   using entry_type = detail::shared_window_entry<View>;
+  shared_tile_window<View> w;
   auto* ctx = static_cast<thread_context*>(view.buffer.recorder());
-  if (!ctx) return shared_tile_window<View>{tilesim::make_tile_window(view, lengths, origin, e, thread, visit), nullptr};
-  detail::window_memo& memo = ctx->window_memo();
-  entry_type* entry = nullptr;
-  for (const auto& candidate : memo.entries) {
-    if (candidate->tag != entry_type::type_tag()) continue;
-    auto* typed = static_cast<entry_type*>(candidate.get());
-    if (typed->matches(view, lengths, e, visit)) {
-      entry = typed;
-      break;
+  if (!ctx) {
+    w.own = entry_type::make(view, lengths, origin, e, thread, visit);
+    w.shared = w.own.get();
+  } else {
+    detail::window_memo& memo = ctx->window_memo();
+    for (const auto& candidate : memo.entries) {
+      if (candidate->tag != entry_type::type_tag()) continue;
+      auto* typed = static_cast<entry_type*>(candidate.get());
+      if (typed->matches(view, lengths, e, visit)) {
+        w.shared = typed;
+        break;
+      }
+    }
+    if (!w.shared) {
+      memo.entries.push_back(entry_type::make(view, lengths, origin, e, thread, visit));
+      w.shared = static_cast<entry_type*>(memo.entries.back().get());
     }
   }
-  if (!entry) {
-    // The first window of its kind: spec's make_tile_window checks everything; its setup becomes the entry's.
-    auto made = std::make_unique<entry_type>();
-    made->tag = entry_type::type_tag();
-    made->proto = tilesim::make_tile_window(view, lengths, origin, e, thread, visit);
-    made->proto.view.buffer = recording_buffer<T>{};
-    made->proto.thread = {};
-    made->visit = visit;
-    made->elements = e.elements_per_thread();
-    made->y0 = made->proto.traits.first_y(0);
-    made->d.reserve(static_cast<std::size_t>(made->proto.traits.num_access));
-    made->proto.for_each_access([&](const window_access<View::n_dim>& a) {
-      made->d.push_back(made->proto.d_of(a.y));
-      made->delta.push_back(a.offset - made->proto.first_.offset());
-    });
-    entry = made.get();
-    memo.entries.push_back(std::move(made));
-  }
-  // One copy of the prototype; its descriptor already equals the view's byte for byte (matches()).
-  shared_tile_window<View> w{entry->proto, entry};
-  w.view.buffer = view.buffer;
+  w.buffer = view.buffer;
   w.thread = thread;
   const auto base = e.x_of(thread, multi_index<tile_distribution_encoding::max_y>{});
   for (int i = 0; i < View::n_dim; ++i) w.x_base_[i] = base[i];
-  w.origin_ = origin;  // set_origin(origin), with access 0's y made once
-  w.first_ = w.view.desc.make_coordinate(origin + w.x_of(entry->y0));
+  w.set_origin(origin);
   return w;
 }
 
