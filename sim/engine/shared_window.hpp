@@ -18,7 +18,8 @@
 //          GEMM's A fragment: 16 distinct walks for 256 threads) share one. Over an affine descriptor (embed,
 //          unmerge and pass_through only: naive and row-major views) access i is at the thread's first offset
 //          plus a delta taken once per window, always valid; an entry whose first 64 walks never repeat
-//          (every thread starts elsewhere) stops keeping them and walks as spec does.
+//          (every thread starts elsewhere) stops keeping them, and each access walks as spec's does
+//          (walk_offsets: the same coordinate moves, on the shared descriptor).
 // What a thread records is unchanged: buffer.load / store / add with the same offset, count and validity, in
 // curve order. Strict mode (a reporter) runs on full(); windows over other buffers are spec's own code.
 //
@@ -142,9 +143,9 @@ struct shared_window_entry : window_memo::entry {
            (std::memcmp(&proto.encoding, &e, sizeof(e)) == 0 || proto.encoding == e);
   }
 
-  // The first slot of the walk of spec window w (of this entry), taken now if its start is new.
-  template <class Window>
-  std::size_t walk(const typename tile_window<View>::coordinate_type& first, const Window& make_window) {
+  // The first slot of the walk that starts at `first`, taken now through walk_from(f) if the start is new.
+  template <class Walker>
+  std::size_t walk(const typename tile_window<View>::coordinate_type& first, const Walker& walk_from) {
     auto found = walks.find(first.hidden);
     if (found != walks.end()) {
       ++reused;
@@ -157,9 +158,9 @@ struct shared_window_entry : window_memo::entry {
       valid.clear();
     }
     const std::size_t slot = offsets.size();
-    make_window().for_each_access([&](const window_access<View::n_dim>& a) {
-      offsets.push_back(a.offset);
-      valid.push_back(a.valid ? 1 : 0);
+    walk_from([&](index_t, index_t offset, bool ok) {
+      offsets.push_back(offset);
+      valid.push_back(ok ? 1 : 0);
     });
     walks.emplace(first.hidden, slot);
     return slot;
@@ -233,6 +234,25 @@ struct shared_tile_window {
   }
   operator spec_window() const { return full(); }
 
+  // f(i, offset, valid) for each access in curve order: tile_window::for_each_access's walk (one coordinate moved
+  // from access to access, the curve taken digit by digit), on the shared descriptor and traits.
+  template <class F>
+  void walk_offsets(F&& f) const {
+    const spec_window& p = shared->proto;
+    coordinate_type c = first_;
+    const multi_index<max_y> grid = p.traits.curve.grid();
+    multi_index<max_y> digit{};
+    multi_index<n_dim> x = x_of(shared->y0);
+    for (index_t i = 0; i < p.traits.num_access; ++i) {
+      f(i, c.offset(), desc().is_valid(c));
+      if (i + 1 == p.traits.num_access) break;
+      p.traits.curve.next_digits(grid, digit);
+      const multi_index<n_dim> next_x = x_of(p.traits.curve.y_of_digits(grid, digit));
+      desc().move(c, next_x - x);
+      x = next_x;
+    }
+  }
+
   // tile_window::for_each_access, on the spec window.
   template <class F>
   void for_each_access(F&& f) const {
@@ -242,7 +262,6 @@ struct shared_tile_window {
   // Loads this thread's elements into dst, as tile_window::load (CK semantics).
   template <class T, index_t C>
   void load(distributed_tensor<T, C>& dst) const {
-    if (!entry_type::affine && !shared->sharing()) return full().load(dst);
     require_room(dst);
     const spec_window& p = shared->proto;
     std::memcpy(&dst.encoding, &p.encoding, sizeof(dst.encoding));
@@ -258,8 +277,13 @@ struct shared_tile_window {
         buffer.load(first + shared->delta[static_cast<std::size_t>(i)], n, vec, true);
         put(i);
       }
+    } else if (!shared->sharing()) {
+      walk_offsets([&](index_t i, index_t offset, bool valid) {
+        buffer.load(offset, n, vec, valid);
+        put(i);
+      });
     } else {
-      const std::size_t slot = shared->walk(first_, [this] { return full(); });
+      const std::size_t slot = shared->walk(first_, [this](auto&& f) { walk_offsets(f); });
       for (index_t i = 0; i < p.traits.num_access; ++i) {
         const std::size_t s = slot + static_cast<std::size_t>(i);
         buffer.load(shared->offsets[s], n, vec, shared->valid[s] != 0);
@@ -276,7 +300,6 @@ struct shared_tile_window {
   // Stores this thread's elements from src, as tile_window::store.
   template <class T, index_t C>
   void store(const distributed_tensor<T, C>& src) const {
-    if (!entry_type::affine && !shared->sharing()) return full().store(src);
     write(src, memory_op::store);
   }
   template <class T, index_t C, class Report>
@@ -286,7 +309,6 @@ struct shared_tile_window {
   // Adds src into memory, as tile_window::update.
   template <class T, index_t C>
   void update(const distributed_tensor<T, C>& src) const {
-    if (!entry_type::affine && !shared->sharing()) return full().update(src);
     write(src, memory_op::update);
   }
   template <class T, index_t C, class Report>
@@ -319,8 +341,10 @@ struct shared_tile_window {
     if constexpr (entry_type::affine) {
       const index_t first = first_.offset();
       for (index_t i = 0; i < p.traits.num_access; ++i) put(i, first + shared->delta[static_cast<std::size_t>(i)], true);
+    } else if (!shared->sharing()) {
+      walk_offsets(put);
     } else {
-      const std::size_t slot = shared->walk(first_, [this] { return full(); });
+      const std::size_t slot = shared->walk(first_, [this](auto&& f) { walk_offsets(f); });
       for (index_t i = 0; i < p.traits.num_access; ++i) {
         const std::size_t s = slot + static_cast<std::size_t>(i);
         put(i, shared->offsets[s], shared->valid[s] != 0);
