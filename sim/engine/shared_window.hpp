@@ -283,7 +283,7 @@ struct shared_tile_window {
         put(i);
       });
     } else {
-      const std::size_t slot = shared->walk(first_, [this](auto&& f) { walk_offsets(f); });
+      const std::size_t slot = shared->walk(first_, [&](auto&& f) { walk_offsets(f); });
       for (index_t i = 0; i < p.traits.num_access; ++i) {
         const std::size_t s = slot + static_cast<std::size_t>(i);
         buffer.load(shared->offsets[s], n, vec, shared->valid[s] != 0);
@@ -344,7 +344,7 @@ struct shared_tile_window {
     } else if (!shared->sharing()) {
       walk_offsets(put);
     } else {
-      const std::size_t slot = shared->walk(first_, [this](auto&& f) { walk_offsets(f); });
+      const std::size_t slot = shared->walk(first_, [&](auto&& f) { walk_offsets(f); });
       for (index_t i = 0; i < p.traits.num_access; ++i) {
         const std::size_t s = slot + static_cast<std::size_t>(i);
         put(i, shared->offsets[s], shared->valid[s] != 0);
