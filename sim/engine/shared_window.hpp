@@ -39,6 +39,7 @@
 #include <cstddef>
 #include <cstring>
 #include <memory>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
@@ -267,27 +268,26 @@ struct shared_tile_window {
     std::memcpy(&dst.encoding, &p.encoding, sizeof(dst.encoding));
     const index_t n = p.traits.scalars_per_vector, stride = p.vector_d_stride_;
     value_type vec[max_vector];
-    auto put = [&](index_t i) {
+    // Access i: straight into the registers when they are consecutive and of the buffer's type (no staging
+    // copy, whose 16-byte read of four 4-byte stores would stall on store forwarding), else through vec.
+    auto get = [&](index_t i, index_t offset, bool valid) {
       const index_t d = shared->d[static_cast<std::size_t>(i)];
+      if constexpr (std::is_same_v<T, value_type>) {
+        if (stride == 1) return buffer.load(offset, n, &dst[d], valid);
+      }
+      buffer.load(offset, n, vec, valid);
       for (index_t j = 0; j < n; ++j) dst[d + j * stride] = static_cast<T>(vec[j]);
     };
     if constexpr (entry_type::affine) {
       const index_t first = first_.offset();
-      for (index_t i = 0; i < p.traits.num_access; ++i) {
-        buffer.load(first + shared->delta[static_cast<std::size_t>(i)], n, vec, true);
-        put(i);
-      }
+      for (index_t i = 0; i < p.traits.num_access; ++i) get(i, first + shared->delta[static_cast<std::size_t>(i)], true);
     } else if (!shared->sharing()) {
-      walk_offsets([&](index_t i, index_t offset, bool valid) {
-        buffer.load(offset, n, vec, valid);
-        put(i);
-      });
+      walk_offsets(get);
     } else {
       const std::size_t slot = shared->walk(first_, [&](auto&& f) { walk_offsets(f); });
       for (index_t i = 0; i < p.traits.num_access; ++i) {
         const std::size_t s = slot + static_cast<std::size_t>(i);
-        buffer.load(shared->offsets[s], n, vec, shared->valid[s] != 0);
-        put(i);
+        get(i, shared->offsets[s], shared->valid[s] != 0);
       }
     }
   }
@@ -332,11 +332,16 @@ struct shared_tile_window {
     value_type vec[max_vector];
     auto put = [&](index_t i, index_t offset, bool valid) {
       const index_t d = shared->d[static_cast<std::size_t>(i)];
-      for (index_t j = 0; j < n; ++j) vec[j] = static_cast<value_type>(src[d + j * stride]);
+      const value_type* from = vec;
+      if constexpr (std::is_same_v<T, value_type>) {
+        if (stride == 1) from = &src[d];  // consecutive registers of the buffer's type: no staging copy
+      }
+      if (from == vec)
+        for (index_t j = 0; j < n; ++j) vec[j] = static_cast<value_type>(src[d + j * stride]);
       if (op == memory_op::store)
-        buffer.store(offset, n, vec, valid);
+        buffer.store(offset, n, from, valid);
       else
-        buffer.add(offset, n, vec, valid);
+        buffer.add(offset, n, from, valid);
     };
     if constexpr (entry_type::affine) {
       const index_t first = first_.offset();
