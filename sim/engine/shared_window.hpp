@@ -108,6 +108,7 @@ struct shared_window_entry : window_memo::entry {
   std::vector<index_t> offsets;     // per walk, num_access offsets
   std::vector<unsigned char> valid;  // per walk, num_access pad validities
   std::size_t taken = 0, reused = 0;  // walks taken and found so far
+  std::size_t generation = 0;         // how many times the walks were dropped (a window's cached slot is stale)
 
   // Whether walks are worth keeping: not when the first trial_walks never met a start coordinate twice (each
   // thread of a global copy window starts elsewhere; its walk is then spec's, not a table's).
@@ -139,9 +140,18 @@ struct shared_window_entry : window_memo::entry {
   // Whether a window made from these arguments has this entry's setup.
   bool matches(const View& view, const multi_index<View::n_dim>& lengths, const tile_distribution_encoding& e,
                access_order order) const {
-    return order == visit && proto.lengths == lengths && proto.view.space == view.space &&
-           std::memcmp(&proto.view.desc, &view.desc, sizeof(view.desc)) == 0 &&
-           (std::memcmp(&proto.encoding, &e, sizeof(e)) == 0 || proto.encoding == e);
+    return order == visit && proto.lengths == lengths && proto.view.space == view.space && same_encoding(e) &&
+           std::memcmp(&proto.view.desc, &view.desc, sizeof(view.desc)) == 0;
+  }
+  // proto.encoding == e: equal bytes, or (padding aside) equal fields; a differing Y or count rules it out
+  // before the field-wise comparison.
+  bool same_encoding(const tile_distribution_encoding& e) const {
+    const tile_distribution_encoding& a = proto.encoding;
+    if (std::memcmp(&a, &e, sizeof(e)) == 0) return true;
+    if (a.n_r != e.n_r || a.n_x != e.n_x || a.n_p != e.n_p || a.n_y != e.n_y) return false;
+    for (int j = 0; j < tile_distribution_encoding::max_y; ++j)
+      if (!(a.y[j] == e.y[j])) return false;
+    return a == e;
   }
 
   // The first slot of the walk that starts at `first`, taken now through walk_from(f) if the start is new.
@@ -157,6 +167,7 @@ struct shared_window_entry : window_memo::entry {
       walks.clear();
       offsets.clear();
       valid.clear();
+      ++generation;
     }
     const std::size_t slot = offsets.size();
     walk_from([&](index_t, index_t offset, bool ok) {
@@ -193,6 +204,10 @@ struct shared_tile_window {
   multi_index<n_dim> x_base_{};
   multi_index<n_dim> origin_{};
   coordinate_type first_{};            // the view coordinate of access 0's first element
+  // The slot of this window's walk in its entry, while first_ and the entry's generation are unchanged (an LDS
+  // window that does not move is loaded once per step: one lookup, not one per step).
+  mutable std::size_t walk_slot_ = 0;
+  mutable std::size_t walk_generation_ = ~std::size_t{0};
 
   TILESIM_HOST_DEVICE const multi_index<n_dim>& origin() const { return origin_; }
   // The view's descriptor (the same bytes in every thread's view).
@@ -214,11 +229,13 @@ struct shared_tile_window {
 
   // Recomputes the first coordinate for a new origin (tile_window::set_origin).
   void set_origin(const multi_index<n_dim>& origin) {
+    walk_generation_ = ~std::size_t{0};
     origin_ = origin;
     first_ = desc().make_coordinate(origin_ + x_of(shared->y0));
   }
   // Moves the window by `step` (tile_window::move: only the coordinate moves).
   void move(const multi_index<n_dim>& step) {
+    walk_generation_ = ~std::size_t{0};
     origin_ += step;
     desc().move(first_, step);
   }
@@ -254,6 +271,15 @@ struct shared_tile_window {
     }
   }
 
+  // The slot of this window's walk in the entry's tables (looked up, or taken, once per start and generation).
+  std::size_t walk_slot() const {
+    if (walk_generation_ != shared->generation) {
+      walk_slot_ = shared->walk(first_, [&](auto&& f) { walk_offsets(f); });
+      walk_generation_ = shared->generation;  // after walk(): a walk that dropped the tables counts the new ones
+    }
+    return walk_slot_;
+  }
+
   // tile_window::for_each_access, on the spec window.
   template <class F>
   void for_each_access(F&& f) const {
@@ -284,7 +310,7 @@ struct shared_tile_window {
     } else if (!shared->sharing()) {
       walk_offsets(get);
     } else {
-      const std::size_t slot = shared->walk(first_, [&](auto&& f) { walk_offsets(f); });
+      const std::size_t slot = walk_slot();
       for (index_t i = 0; i < p.traits.num_access; ++i) {
         const std::size_t s = slot + static_cast<std::size_t>(i);
         get(i, shared->offsets[s], shared->valid[s] != 0);
@@ -349,7 +375,7 @@ struct shared_tile_window {
     } else if (!shared->sharing()) {
       walk_offsets(put);
     } else {
-      const std::size_t slot = shared->walk(first_, [&](auto&& f) { walk_offsets(f); });
+      const std::size_t slot = walk_slot();
       for (index_t i = 0; i < p.traits.num_access; ++i) {
         const std::size_t s = slot + static_cast<std::size_t>(i);
         put(i, shared->offsets[s], shared->valid[s] != 0);
