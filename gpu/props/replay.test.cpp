@@ -16,30 +16,27 @@ namespace tilesim::gpu::props {
 
 TEST_SUITE("props-gpu") {
 
-// The measured cases of gpu/recordings/props-h100.json (H100, 2026-11-24, 400 of 500 measured) whose simulated
-// counters differ from the GPU's, by cause. Every one differs in the LDS load counters only (lds_instructions_ld
-// and/or lds_wavefronts_ld); the global counters of all 400 agree since the sm90 guard rules (sim/arch sm90.cpp).
-//   dead_lds_loads: the tile reaches past the tensor, and the reader's LDS loads whose values feed only stores
-//     past it were dead in the recorded kernels: ptxas dropped them or sank them under a warp-uniform branch
-//     (case 41: 8 LDS loads on the GPU against 16, each issued one with all lanes' wavefronts) or a per-lane one
-//     (case 42: 4 against 8, 14 wavefronts against 16). The simulator issues every LDS load; since the recording,
-//     the kernel keeps every loaded value live (props_program.hpp's keep_loaded), so these cases are expected to
-//     agree once the recording is re-made (the test then names them: take them off this list).
-//   widened_lds_loads: no pad; nvcc merged neighbouring LDS loads of a lane into one wider load whose alignment it
-//     proved from the layout (case 119: 40 LDS loads in the simulator, 20 on the GPU with the same wavefronts; the
-//     kernel's PTX has 5 ld.shared.v4.u32 per thread where the window issues 10 of 8 bytes; case 152: 2-byte
-//     Morton loads paired into ld.shared.v2.u16). Not modelled: merging every pair of a lane's LDS loads that is
-//     adjacent and aligned in every lane at run time (tried, 2026-11-25) makes 5 listed cases agree (73, 77, 119,
-//     247, 265) and 44 others differ (33 that agreed, e.g. case 59: 120 wavefronts against the GPU's 160): nvcc
-//     widens what it proves aligned from the layout's arithmetic, which the simulator does not see.
-const std::vector<int> dead_lds_loads = {
-    41,  42,  43,  45,  46,  47,  49,  50,  53,  55,  57,  58,  60,  61,  65,  67,  68,  72,  73,  80,  81,
-    85,  89,  91,  99,  101, 102, 112, 113, 118, 120, 128, 129, 135, 137, 139, 142, 143, 144, 145, 149, 154,
-    158, 161, 168, 169, 171, 172, 173, 177, 179, 181, 183, 190, 191, 206, 208, 209, 210, 211, 212, 215, 216,
-    221, 223, 224, 227, 230, 231, 232, 234, 239, 241, 242, 243, 244, 247, 249, 256, 257, 259, 261, 262, 264,
-    265, 269, 272, 277, 281, 288, 294, 296, 300, 301, 311, 313, 315, 316, 317, 318, 320, 337, 339, 348, 349,
-    350, 351, 362, 364, 366, 369, 371, 372, 384, 386, 388, 391, 392, 393, 394, 395, 397};
-const std::vector<int> widened_lds_loads = {77, 104, 119, 152, 159, 195, 280, 287, 375};
+// The measured cases of gpu/recordings/props-h100.json (H100, 2026-11-25 02:38-03:02 UTC, all 500 measured, kernels
+// with keep_loaded: props_program.hpp) whose simulated counters differ from the GPU's, by cause: 26, where the
+// recording of 2026-11-24 (kernels without keep_loaded, 400 measured) had 131 after the sm90 guard rules. Every one
+// differs in the LDS load counters only (the GPU executes fewer lds_instructions_ld, and as many or fewer
+// wavefronts); the global counters of all 500 agree.
+//   widened_lds_loads: the tile lies inside the tensor (no pad); nvcc merged neighbouring LDS loads of a lane into
+//     one wider load whose alignment it proved from the layout (case 119: 40 LDS loads in the simulator, 20 on the
+//     GPU with the same wavefronts; the kernel's PTX has 5 ld.shared.v4.u32 per thread where the window issues 10
+//     of 8 bytes; case 152: 2-byte Morton loads paired into ld.shared.v2.u16). Not modelled: merging every pair of
+//     a lane's LDS loads that is adjacent and aligned in every lane at run time (tried, 2026-11-25) makes 5 listed
+//     cases agree (73, 77, 119, 247, 265) and 44 others differ (33 that agreed, e.g. case 59: 120 wavefronts
+//     against the GPU's 160): nvcc widens what it proves aligned from the layout's arithmetic, which the
+//     simulator does not see.
+//   fewer_lds_loads_past_tensor: the tile reaches past the tensor, and the GPU still executes fewer LDS loads
+//     (by 1.14x to 4x) although keep_loaded keeps every loaded value live; 13 of the 16 were on the 2026-11-24
+//     list of dead loads, which keep_loaded cleared in 109 other cases. Some are widening (73, 247 and 265 agreed
+//     under the tried merge rule), the ratios that are not a power of two (case 47: 72 against 57; 241: 64
+//     against 56) look like warps skipping loads; the SASS was not read. Open.
+const std::vector<int> widened_lds_loads = {77, 104, 119, 152, 159, 195, 280, 287, 375, 443};
+const std::vector<int> fewer_lds_loads_past_tensor = {41,  47,  60,  208, 241, 247, 257, 265,
+                                                      316, 317, 369, 388, 393, 454, 472, 493};
 
 // Law: the simulator predicts what Nsight Compute measured on the GPU (the hardware truth): in every props
 // recording, each measured case's simulated counters equal the GPU's, except in props-h100.json the cases listed
@@ -61,8 +58,8 @@ TEST_CASE("every props recording replays on the simulator") {
     }
     std::set<int> known;
     if (name == "props-h100.json") {
-      known.insert(dead_lds_loads.begin(), dead_lds_loads.end());
       known.insert(widened_lds_loads.begin(), widened_lds_loads.end());
+      known.insert(fewer_lds_loads_past_tensor.begin(), fewer_lds_loads_past_tensor.end());
     }
     const std::set<int> differing(r.differing.begin(), r.differing.end());
     std::string unlisted, agreeing;
