@@ -178,6 +178,8 @@ TILESIM_HOST_DEVICE void props_copy(Ctx& ctx, const Case& shape) {
     ctx.label("lds load");
     make_tile_window(lds_r, tile, {0, 0}, read_enc, reader).load(moved);
     keep_loaded<T>(moved);
+    // Its arithmetic, for the timing model (nothing on the GPU): an AND per 32-bit word, which the stores wait for.
+    alu(ctx, alu_op::integer, moved.size() * static_cast<index_t>((sizeof(T) + 3) / 4));
     ctx.label("global store");
     make_tile_window(out, tile, origin, read_enc, reader).store(moved);
   });

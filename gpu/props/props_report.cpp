@@ -1,6 +1,8 @@
 // tilesim/gpu/props/props_report.cpp: case records as JSON, and the replay of a recording (props_report.hpp).
 #include "gpu/props/props_report.hpp"
 
+#include <cmath>
+
 #include "gpu/props/props_json.hpp"
 #include "gpu/props/props_sim.hpp"
 
@@ -68,6 +70,11 @@ replay_result replay_recording(const json_value& report) {
     const std::string who = "case " + std::to_string(index);
     const json_value now = to_json(s.predicted);
     const json_value* gpu = row.get("gpu");
+    if (gpu != nullptr && !gpu->is_null() && gpu->get("cycles_per_block_median") &&
+        (*gpu)["cycles_per_block_median"].number() > 0) {
+      const double measured = (*gpu)["cycles_per_block_median"].number();
+      out.cycle_errors.push_back(std::fabs(s.cycles_per_workgroup - measured) / measured);
+    }
     if (gpu == nullptr || gpu->is_null() || !gpu->get("counters") || (*gpu)["counters"].is_null()) continue;
     ++out.measured;
     const json_value& recorded = (*gpu)["counters"];

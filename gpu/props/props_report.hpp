@@ -70,6 +70,7 @@ struct replay_result {
   int measured = 0;                     // cases with GPU counters (compared)
   std::vector<int> differing;           // indices of measured cases whose counters differ, in report order
   std::vector<std::string> mismatches;  // "case 12: lds_wavefronts_ld recorded (gpu) 64, simulated 96"
+  std::vector<double> cycle_errors;     // per case with GPU cycles: |today's prediction - GPU median| / GPU median
 };
 // Replays the simulator side of every case of a `tilesim-gpu props` report (see above); json_error on a bad file.
 replay_result replay_recording(const json_value& report);
