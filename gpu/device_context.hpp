@@ -299,9 +299,18 @@ class device_context {
   }
 
   template <class T>
-  __device__ device_buffer<T, memory_space::lds> lds(index_t count) {
+  __device__ device_buffer<T, memory_space::lds> lds(index_t count, lds_loads loads = lds_loads::merge_allowed) {
     extern __shared__ __align__(16) unsigned char tilesim_dynamic_lds[];
-    const index_t start = (lds_used_ + 15) / 16 * 16;
+    index_t start = (lds_used_ + 15) / 16 * 16;
+#if defined(__CUDA_ARCH__)
+    // as_written: the start plus a 0 that neither nvcc nor ptxas can see (bit 31 of the launch's LDS bytes, which
+    // are far below 2 GiB), so neither knows an alignment of the buffer beyond each load's own type, and neither
+    // merges a thread's neighbouring loads (both do otherwise: props-h100.json case 119, 5 ld.shared.v4.u32 in the
+    // PTX for 10 loads of 8 bytes).
+    if (loads == lds_loads::as_written) start += static_cast<index_t>(args_.lds_bytes >> 31);
+#else
+    (void)loads;  // hipcc: LDS loads are volatile (vector_access.hpp), never merged
+#endif
     const index_t end = start + count * static_cast<index_t>(sizeof(T));
 #if defined(TILESIM_DEVICE_STRICT)
     if (count < 0 || end > static_cast<index_t>(args_.lds_bytes)) TILESIM_DEVICE_TRAP();

@@ -55,6 +55,10 @@ struct props_case {
 
 // Registers per thread the program's run-time form can hold (distributed_tensor capacity).
 inline constexpr index_t props_max_elements = 64;
+// Bytes of a window's tile one thread may hold: 64 registers, half the generated kernels' 128-register budget (the
+// other half holds addresses). A reader of 64 fp64 elements (128 registers of data) spilled on the H100 props run of
+// 2026-11-25 (cases 133 and 314: 80 and 40 bytes of stack) once every loaded value had to stay live.
+inline constexpr index_t props_max_thread_bytes = 256;
 // LDS bytes a case may use (the default dynamic shared memory without opting in).
 inline constexpr index_t props_max_lds_bytes = 48 * 1024;
 

@@ -136,6 +136,8 @@ std::string check_props_case(const props_case& c) {
       if (e->n_x != 2) return "the encodings must have 2 X dims";
       if (violation v = e->check_launch(c.threads, c.wave)) return spec_error::format(v);
       if (e->elements_per_thread() > props_max_elements) return "more than 64 elements per thread";
+      if (e->elements_per_thread() * c.element_bytes > props_max_thread_bytes)
+        return "more than 256 bytes (64 registers) of a window's tile per thread";
     }
     if (c.reader.x_length(0) != c.rows() || c.reader.x_length(1) != c.cols()) return "writer and reader tiles differ";
     for (int i = 0; i < c.writer.n_r; ++i)
@@ -178,7 +180,7 @@ rc::Gen<props_case> gen_props_case(int fault, index_t wave) {
     const int lane_row_bits = *rc::gen::inRange(0, log2_of(wave) + 1), warp_row_bits = *rc::gen::inRange(0, warp_bits + 1);
     index_t yr = pow2_rows ? index_t{1} << *rc::gen::inRange(0, 4) : pick<index_t>({1, 2, 3, 4, 5, 6, 8});
     index_t yc = pow2_cols ? index_t{1} << *rc::gen::inRange(0, 3) : pick<index_t>({1, 2, 3});
-    // At most 64 registers and a 32 KiB tile: shrink the per-thread part until both hold.
+    // At most 32 elements (64 registers of fp64) and a 32 KiB tile: shrink the per-thread part until both hold.
     while (yr * yc * v > props_max_elements / 2 || c.threads * yr * yc * v * c.element_bytes > 32 * 1024) {
       if (yr > 1) yr = yr % 2 == 0 ? yr / 2 : 1;
       else if (yc > 1) yc = 1;
@@ -190,8 +192,9 @@ rc::Gen<props_case> gen_props_case(int fault, index_t wave) {
     c.writer = assemble(dim_parts(lane_rows, warp_rows, yr, v == 1 && yc == 1, 1),
                         dim_parts(lane_cols, warp_cols, yc, false, v), {}, warps);
     c.reader = *rc::gen::suchThat(rc::gen::exec([=] { return gen_reader(rows, cols, wave, warps, max_vector); }),
-                                  [](const tile_distribution_encoding& e) {
-                                    return e.elements_per_thread() <= props_max_elements;
+                                  [bytes = c.element_bytes](const tile_distribution_encoding& e) {
+                                    return e.elements_per_thread() <= props_max_elements &&
+                                           e.elements_per_thread() * bytes <= props_max_thread_bytes;
                                   });
     c.grid = *rc::gen::inRange<index_t>(1, 5);
     const bool exact = *rc::gen::inRange(0, 2) == 0;

@@ -11,7 +11,8 @@
 //   ctx.block_size(), ctx.grid_size(), ctx.warp_size()                       (blockDim.x, gridDim.x, warpSize)
 //   global_buffer<T>(ctx, slot)  the host's global buffer number `slot`, as an element_buffer of T
 //   lds_buffer<T>(ctx, count)    the next LDS allocation of `count` T's (every thread calls it in the same
-//                                order with the same count and gets the same memory)
+//                                order with the same count and gets the same memory); lds_buffer<T>(ctx,
+//                                count, lds_loads::as_written) also keeps nvcc from merging its loads (below)
 //   ctx.barrier()                a workgroup barrier (__syncthreads / s_barrier)
 //   ctx.label("name")            names the accesses that follow (reports, bank maps); a no-op on the GPU
 //   alu(ctx, alu_op::fma, n)     states n arithmetic instructions for the timing model; nothing on the GPU
@@ -91,10 +92,23 @@ TILESIM_HOST_DEVICE auto global_buffer(Ctx& ctx, int slot) {
   return ctx.template global<T>(slot);
 }
 
-// The workgroup's next LDS allocation of `count` T's: lds_buffer<float>(ctx, 64 * 33).
+// How a GPU compiler may turn a thread's loads from an LDS buffer into instructions (the simulator counts every
+// load as the program writes it, either way):
+//   merge_allowed  nvcc may merge a thread's neighbouring narrow loads that it proves aligned into one wider load
+//                  (two 8-byte vectors 8 bytes apart -> one LDS.128), which the simulator does not model: the H100
+//                  props run of 2026-11-25 found it in 10 of 500 generated programs (gpu/recordings/README.md);
+//   as_written     every load is one instruction of the width the program states, as the simulator counts it (the
+//                  kernel hides the allocation's alignment from nvcc's vectorizer; ptxas folds the hiding away).
+enum class lds_loads { merge_allowed, as_written };
+
+// The workgroup's next LDS allocation of `count` T's: lds_buffer<float>(ctx, 64 * 33), or
+// lds_buffer<float>(ctx, 64 * 33, lds_loads::as_written).
 template <class T, class Ctx>
-TILESIM_HOST_DEVICE auto lds_buffer(Ctx& ctx, index_t count) {
-  return ctx.template lds<T>(count);
+TILESIM_HOST_DEVICE auto lds_buffer(Ctx& ctx, index_t count, lds_loads loads = lds_loads::merge_allowed) {
+  if constexpr (requires { ctx.template lds<T>(count, loads); })
+    return ctx.template lds<T>(count, loads);
+  else
+    return ctx.template lds<T>(count);  // the simulator: loads are counted as written
 }
 
 // Element i: load_element(lds, 3). One recorded access on the simulator, which reports i outside the buffer
