@@ -13,6 +13,7 @@
 #       machine's cache lacks.
 #   bash gpu/props/record_props.sh BUNDLE OUT fault [CASES] [SEED]
 #       the fault run alone.
+# PROPS_ARGS adds options to the property run and the counters call (e.g. PROPS_ARGS='--counters-metrics hardware').
 # Writes OUT/PREFIX.json (the report: gpu/recordings/ keeps it, the CPU test gpu-props replays it), OUT/PREFIX.log
 # (stdout: verdicts, a failure's minimal case and kernel source) and OUT/PREFIX.err (stderr: progress bars),
 # PREFIX = props-h100 (the GPU's short name) and props-h100-fault. Each step runs under `timeout`, so a step that
@@ -41,6 +42,7 @@ if [ -n "${CACHE_FROM:-}" ]; then
   else tar xzf "$CACHE_FROM" -C /tmp/tilesim-props-cache; fi
   echo "module cache: $(find /tmp/tilesim-props-cache -name '*.cubin' | wc -l) kernels from $CACHE_FROM"
 fi
+read -r -a extra <<< "${PROPS_ARGS:-}"
 status=0
 left() { echo $((end - $(date +%s))); }
 atleast() { [ "$2" -gt "$1" ] && echo "$2" || echo "$1"; }  # atleast LOW N: max(LOW, N)
@@ -65,7 +67,7 @@ case $mode in
     report=$1
     cp "$report" "$out/$prefix.json"
     step "$prefix-counters" "$(atleast 30 $(($(left) - 5)))" --counters-only --report "$out/$prefix.json" \
-      --counters-deadline "$(atleast 10 $(($(left) - 20)))"
+      --counters-deadline "$(atleast 10 $(($(left) - 20)))" "${extra[@]}"
     ;;
   fault)
     step "$prefix-fault" "$(atleast 30 $(($(left) - 5)))" --cases "${1:-100}" --seed "${2:-18}" --fault swizzle-bit --no-counters \
@@ -88,7 +90,7 @@ case $mode in
     room=$(left)
     step "$prefix" "$(atleast 60 $((room - 5)))" --cases "$cases" --seed "$seed" --counters-batch "${COUNTERS_BATCH:-50}" \
       --counters-deadline "$(atleast 10 $((room - 120)))" --sanitize-cases 8 --shrink-seconds 40 \
-      --report "$out/$prefix.json"
+      --report "$out/$prefix.json" "${extra[@]}"
     ;;
 esac
 echo "record_props.sh: $mode done in $(($(date +%s) - start)) s of ${budget}; exit $status"
