@@ -25,20 +25,6 @@ const std::vector<std::string>& counter_metrics() {
   return m;
 }
 
-const std::vector<std::string>& hardware_counter_metrics() {
-  static const std::vector<std::string> m = {
-      "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-      "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-      "smsp__inst_executed_op_shared_ld.sum",
-      "smsp__inst_executed_op_shared_st.sum",
-      "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-      "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
-      "smsp__inst_executed_op_global_ld.sum",
-      "smsp__inst_executed_op_global_st.sum",
-  };
-  return m;
-}
-
 namespace {
 long long* field(counters& c, std::size_t i) {
   long long* f[] = {&c.lds_wavefronts_ld,   &c.lds_wavefronts_st,   &c.lds_instructions_ld,   &c.lds_instructions_st,
@@ -62,9 +48,6 @@ bool set_counter(counters& c, const std::string& metric, double value) {
   const auto& m = counter_metrics();
   for (std::size_t i = 0; i < m.size(); ++i)
     if (m[i] == metric) return *field(c, i) = std::llround(value), true;
-  const auto& h = hardware_counter_metrics();
-  for (std::size_t i = 0; i < h.size(); ++i)
-    if (h[i] == metric) return *field(c, i) = std::llround(value), true;
   return false;
 }
 

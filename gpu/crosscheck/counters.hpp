@@ -42,11 +42,7 @@ json_value to_json(const counters& c);
 counters counters_from_json(const json_value& v);
 // The Nsight Compute metric behind each field, in field order (for `ncu --metrics`).
 const std::vector<std::string>& counter_metrics();
-// The same first eight fields read from hardware counters instead of SASS instrumentation (no kernel patching):
-// l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum for lds_wavefronts_ld, smsp__inst_executed_op_shared_ld.sum
-// for lds_instructions_ld, ...; the global sectors are hardware counters in both lists.
-const std::vector<std::string>& hardware_counter_metrics();
-// Sets the field of `metric` (one of counter_metrics() or hardware_counter_metrics()); false when it is neither.
+// Sets the field of `metric` (one of counter_metrics()); false when it is not one of them.
 bool set_counter(counters& c, const std::string& metric, double value);
 // Now, UTC, ISO 8601: "2026-11-24T19:48:06Z" (the reports' "date").
 std::string utc_now();

@@ -41,22 +41,18 @@ std::string tail(const std::string& path, std::size_t n) {
 
 }  // namespace
 
-const std::vector<std::string>& props_counter_metrics(counter_source source) {
+const std::vector<std::string>& props_counter_metrics() {
   // counter_metrics()'s first eight (gpu/crosscheck/counters.cpp): the measured fields (props_report.hpp).
-  static const std::vector<std::string> sass(counter_metrics().begin(), counter_metrics().begin() + measured_fields);
-  static const std::vector<std::string> hardware(hardware_counter_metrics().begin(),
-                                                 hardware_counter_metrics().begin() + measured_fields);
-  return source == counter_source::hardware ? hardware : sass;
+  static const std::vector<std::string> m(counter_metrics().begin(), counter_metrics().begin() + measured_fields);
+  return m;
 }
-
-const char* counter_source_name(counter_source source) { return source == counter_source::hardware ? "hardware" : "sass"; }
 
 std::vector<counters> measure_batch(const std::vector<props_case>& cases, const options& o) {
   const std::string file = write_cases_file(cases);
   const std::string dir = file.substr(0, file.rfind('/'));
   const std::string csv = dir + "/counters.csv", err = dir + "/ncu.err";
   std::string metrics;
-  for (const std::string& m : props_counter_metrics(o.counters_metrics)) metrics += (metrics.empty() ? "" : ",") + m;
+  for (const std::string& m : props_counter_metrics()) metrics += (metrics.empty() ? "" : ",") + m;
   std::string limit;  // killed at the deadline: its cases stay pending
   if (o.counters_deadline != clock_type::time_point::max()) {
     const double left = std::chrono::duration<double>(o.counters_deadline - clock_type::now()).count();
@@ -186,7 +182,6 @@ int counters_only(const options& o, const device_backend& backend) {
   pass.set("date", utc_now());
   pass.set("kernels", static_cast<long long>(ready.size()));
   pass.set("ncu_runs", b.batches);
-  pass.set("metrics", counter_source_name(o.counters_metrics));
   pass.set("seconds", b.seconds);
   if (!s.get("counters_passes")) s.set("counters_passes", json_value::array{});
   s.at("counters_passes").push(pass);

@@ -8,16 +8,12 @@
 //   backend stops a slice's ncu at the deadline (timeout: TERM, then KILL 5 s later). What it measured is kept; the rest stays
 //   unmeasured (counters null) for `tilesim-gpu props --counters-only --report FILE` to finish later.
 //   measure_batch(cases, o) is the real backend's count: `ncu --csv --clock-control none --cache-control none
-//   --metrics M props-pass --counting ...` with M = props_counter_metrics(o.counters_metrics), the eight metrics the counters
+//   --metrics M props-pass --counting ...` with M = props_counter_metrics(), the eight metrics the counters
 //   property compares (shared-memory wavefronts and instructions, global sectors and instructions, loads and
 //   stores), all collected in one replay pass set: no local-memory metrics (ptxas's 0-byte stack frame and the
 //   driver's local bytes per thread show local memory absent) and no ldmatrix (props kernels have none; the
 //   simulator's prediction of both is checked to be 0 by counters_equal, since the unmeasured fields are 0).
 //   The report's "gpu"."counters" holds those eight fields only (props_report.hpp's measured_json).
-//   --counters-metrics hardware reads the same eight events from the hardware counters (l1tex__data_pipe_lsu_
-//   wavefronts_mem_shared_op_ld.sum, smsp__inst_executed_op_shared_ld.sum, ...) instead of SASS instrumentation,
-//   which patches every new kernel (about 2.5 s per kernel of seed 18 on the H100); each pass in
-//   summary.counters_passes names its source ("metrics").
 //   summarize_counters(report, measuring) sets the summary's counters fields from the report's rows: measured,
 //   pending (ran on the GPU, not yet measured; 0 when not measuring: --no-counters), differ, and counters_equal (false when one differs; true when every
 //   case that ran is measured and equal; else null).
@@ -42,10 +38,7 @@
 
 namespace tilesim::gpu::props {
 
-// The eight metrics of `source`: counter_metrics()'s first eight, or their hardware_counter_metrics() twins.
-const std::vector<std::string>& props_counter_metrics(counter_source source = counter_source::sass);
-// "sass" or "hardware", as reports and --counters-metrics spell it.
-const char* counter_source_name(counter_source source);
+const std::vector<std::string>& props_counter_metrics();
 
 struct batched_counters {
   std::vector<std::optional<counters>> measured;  // one per case; nullopt: not measured

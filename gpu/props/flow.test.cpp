@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include "cli/args.hpp"
-#include "gpu/props/counters_pass.hpp"
 #include "gpu/props/props_internal.hpp"
 
 namespace tilesim::gpu::props {
@@ -75,7 +74,6 @@ TEST_CASE("a clean run reports every case and replays") {
   CHECK(r["summary"]["counters_measured"].number() == 10);
   CHECK(r["summary"]["counters_pending"].number() == 0);
   CHECK(r["summary"]["counters_passes"][0]["ncu_runs"].number() == 4);  // --counters-batch 3 over 10 kernels
-  CHECK(r["summary"]["counters_passes"][0]["metrics"].string() == "sass");  // the default source
   CHECK(r["failures"].elements().empty());
   CHECK(replay_recording(r).mismatches.empty());
 }
@@ -132,8 +130,7 @@ TEST_CASE("counters left pending by the deadline are finished by --counters-only
   CHECK(r["summary"]["counters_equal"].is_null());
   CHECK(r["summary"]["counters_error"].string().find("deadline") != std::string::npos);
   for (const json_value& c : r["cases"].elements()) CHECK(c["counters_equal"].is_null());
-  const int second = run_props({"--counters-only", "--counters-batch", "4", "--counters-metrics", "hardware", "--cache",
-                                scratch("cache"), "--report", report},
+  const int second = run_props({"--counters-only", "--counters-batch", "4", "--cache", scratch("cache"), "--report", report},
                                "tilesim-gpu props --counters-only", slow);
   CHECK(second == 0);
   CHECK(batches == 2);
@@ -141,7 +138,6 @@ TEST_CASE("counters left pending by the deadline are finished by --counters-only
   CHECK(r["summary"]["counters_pending"].number() == 0);
   CHECK(r["summary"]["counters_equal"].boolean());
   CHECK(r["summary"]["counters_passes"].elements().size() == 2);
-  CHECK(r["summary"]["counters_passes"][1]["metrics"].string() == "hardware");  // each pass names its source
   for (const json_value& c : r["cases"].elements()) CHECK(c["counters_equal"].boolean());
   CHECK(replay_recording(r).mismatches.empty());
 }
@@ -156,22 +152,6 @@ TEST_CASE("--counters-only refuses a missing report and generator options") {
                        doctest::Contains("cannot read --report"), cli::usage_error);
   CHECK_THROWS_WITH_AS(run_props({"--counters-batch", "0"}, "", simulated_backend()), doctest::Contains("--counters-batch must be in 1.."),
                        cli::usage_error);
-  CHECK_THROWS_WITH_AS(run_props({"--counters-metrics", "pm"}, "", simulated_backend()),
-                       doctest::Contains("--counters-metrics must be sass or hardware (got \"pm\")"), cli::usage_error);
-}
-
-// Law: both metric sources name a metric for each of the eight measured fields, and a hardware metric fills the
-// same field as its SASS twin (so a report's counters mean the same whichever source measured them).
-TEST_CASE("the hardware metrics fill the fields of their SASS twins") {
-  REQUIRE(props_counter_metrics(counter_source::sass).size() == measured_fields);
-  REQUIRE(props_counter_metrics(counter_source::hardware).size() == measured_fields);
-  for (std::size_t i = 0; i < measured_fields; ++i) {
-    counters a, b;
-    CHECK(set_counter(a, props_counter_metrics(counter_source::sass)[i], 7 + static_cast<double>(i)));
-    CHECK(set_counter(b, props_counter_metrics(counter_source::hardware)[i], 7 + static_cast<double>(i)));
-    CHECK(a == b);
-  }
-  CHECK(std::string(counter_source_name(counter_source::hardware)) == "hardware");
 }
 
 }  // TEST_SUITE

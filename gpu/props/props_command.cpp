@@ -194,7 +194,6 @@ options parse(std::vector<std::string>& args, bool pass) {
   if (jobs && old_jobs) throw usage_error("--compile-jobs and --jobs are one option: give it once");
   const auto batch = pass ? std::nullopt : cli::take_text_option(args, "counters-batch");
   const auto deadline = pass ? std::nullopt : cli::take_text_option(args, "counters-deadline");
-  const auto metrics = pass ? std::nullopt : cli::take_text_option(args, "counters-metrics");
   const auto repeat = pass ? std::nullopt : cli::take_text_option(args, "repeat");
   const auto budget = pass ? std::nullopt : cli::take_text_option(args, "shrink-budget");
   const auto shrink_seconds = pass ? std::nullopt : cli::take_text_option(args, "shrink-seconds");
@@ -216,9 +215,6 @@ options parse(std::vector<std::string>& args, bool pass) {
   o.jobs = static_cast<int>(jobs ? ranged(jobs, "compile-jobs", 1, 1024, o.jobs) : ranged(old_jobs, "jobs", 1, 1024, o.jobs));
   o.counters_batch = static_cast<int>(ranged(batch, "counters-batch", 1, 100000, 50));
   o.counters_deadline_seconds = static_cast<int>(ranged(deadline, "counters-deadline", 1, 86400, 0));
-  if (metrics && *metrics != "sass" && *metrics != "hardware")
-    throw usage_error("--counters-metrics must be sass or hardware (got \"" + *metrics + "\")");
-  o.counters_metrics = metrics && *metrics == "hardware" ? counter_source::hardware : counter_source::sass;
   if (o.counters_only && !o.counters) throw usage_error("--counters-only and --no-counters contradict each other");
   if (o.counters_only && !o.report) throw usage_error("--counters-only needs --report FILE (the report of an earlier run)");
   if (o.counters_only && (cases || seed || o.case_file || fault))

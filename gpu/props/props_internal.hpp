@@ -44,10 +44,6 @@ int run_props(std::vector<std::string> args, const std::string& command_line, co
 // The simulator standing in for the GPU (test only; props_simulated.cpp).
 device_backend simulated_backend();
 
-// Where the counters property reads Nsight Compute's numbers: SASS-instrumented metrics (smsp__sass_*, each new
-// kernel patched: about 2.5 s per kernel on the H100) or the hardware counters of the same events (no patching).
-enum class counter_source { sass, hardware };
-
 struct options {
   int cases = 200;
   std::uint64_t seed = 0;
@@ -57,7 +53,6 @@ struct options {
   bool counters = true;
   bool counters_only = false;  // --counters-only: count the pending cases of --report FILE (counters_pass.hpp)
   int counters_batch = 50;     // kernels per ncu process
-  counter_source counters_metrics = counter_source::sass;  // --counters-metrics sass|hardware
   int counters_deadline_seconds = 0;  // --counters-deadline S: the counters pass ends S s after the start (0: none)
   std::chrono::steady_clock::time_point counters_deadline = std::chrono::steady_clock::time_point::max();
   bool counting = false;  // props-pass under Nsight Compute: exit 0 even when an output differs (the run judges)

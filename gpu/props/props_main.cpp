@@ -252,7 +252,6 @@ int run_props(std::vector<std::string> args, const std::string& command_line, co
     pass.set("date", utc_now());
     pass.set("kernels", static_cast<long long>(records.size()));
     pass.set("ncu_runs", counters_runs);
-    pass.set("metrics", counter_source_name(o.counters_metrics));
     pass.set("seconds", counters_seconds);
     report.at("summary").set("counters_passes", json_value::array{pass});
   }
