@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -17,37 +18,23 @@ namespace tilesim::gpu::props {
 
 TEST_SUITE("props-gpu") {
 
-// The measured cases of gpu/recordings/props-h100.json (H100, 2026-11-25 02:38-03:02 UTC, all 500 measured, kernels
-// with keep_loaded: props_program.hpp) whose simulated counters differ from the GPU's, by cause: 26, where the
-// recording of 2026-11-24 (kernels without keep_loaded, 400 measured) had 131 after the sm90 guard rules. Every one
-// differs in the LDS load counters only (the GPU executes fewer lds_instructions_ld, and as many or fewer
-// wavefronts); the global counters of all 500 agree.
-//   widened_lds_loads: the tile lies inside the tensor (no pad); nvcc merged neighbouring LDS loads of a lane into
-//     one wider load whose alignment it proved from the layout (case 119: 40 LDS loads in the simulator, 20 on the
-//     GPU with the same wavefronts; the kernel's PTX has 5 ld.shared.v4.u32 per thread where the window issues 10
-//     of 8 bytes; case 152: 2-byte Morton loads paired into ld.shared.v2.u16). Not modelled: merging every pair of
-//     a lane's LDS loads that is adjacent and aligned in every lane at run time (tried, 2026-11-25) makes 5 listed
-//     cases agree (73, 77, 119, 247, 265) and 44 others differ (33 that agreed, e.g. case 59: 120 wavefronts
-//     against the GPU's 160): nvcc widens what it proves aligned from the layout's arithmetic, which the
-//     simulator does not see.
-//   fewer_lds_loads_past_tensor: the tile reaches past the tensor, and the GPU still executes fewer LDS loads
-//     (by 1.14x to 4x) although keep_loaded keeps every loaded value live; 13 of the 16 were on the 2026-11-24
-//     list of dead loads, which keep_loaded cleared in 109 other cases. Some are widening (73, 247 and 265 agreed
-//     under the tried merge rule), the ratios that are not a power of two (case 47: 72 against 57; 241: 64
-//     against 56) look like warps skipping loads; the SASS was not read. Open.
-const std::vector<int> widened_lds_loads = {77, 104, 119, 152, 159, 195, 280, 287, 375, 443};
-const std::vector<int> fewer_lds_loads_past_tensor = {41,  47,  60,  208, 241, 247, 257, 265,
-                                                      316, 317, 369, 388, 393, 454, 472, 493};
+// The measured cases of a props recording whose simulated counters differ from the GPU's, by recording, each with
+// its cause; none today. gpu/recordings/props-h100.json (H100, 2026-11-27, kernels with lds_loads::as_written):
+// 250 of 500 measured, all 250 equal. Its predecessor (2026-11-25, kernels that let nvcc merge LDS loads) had 26 of
+// 500 differing, every one in the LDS load counters: 10 "widened" (nvcc merged a lane's neighbouring LDS loads whose
+// alignment it proved, case 119: 5 ld.shared.v4.u32 for 10 loads of 8 bytes) and 16 "fewer loads past the tensor".
+// The 12 of those 26 among today's measured cases (41, 47, 60, 77, 104, 119, 152, 159, 195, 208, 241, 247; the same
+// programs) now agree, the 6 past-tensor ones included: they were widening too.
+const std::map<std::string, std::set<int>> known_differing = {};
 
-// The median |cycle error| today's model gives over props-h100.json's 500 cases: 20.1 % (the recording's own
-// simulator side: 22.2 %, before the program stated keep_loaded's AND chain as integer arithmetic; the GPU's
-// cycles rose 15.5 % at the median with keep_loaded; the recording of 2026-11-24, without it: 15.9 %).
-constexpr double props_h100_cycle_median = 0.201;
+// The median |cycle error| today's model gives over props-h100.json's 500 cases (the recording's own simulator
+// side: 20.0 %; its predecessor's 20.1 %).
+constexpr double props_h100_cycle_median = 0.200;
 
 // Law: the simulator predicts what Nsight Compute measured on the GPU (the hardware truth): in every props
-// recording, each measured case's simulated counters equal the GPU's, except in props-h100.json the cases listed
-// above with their cause; a listed case that now agrees must leave its list (the lists only shrink), and a case
-// that differs and is not listed fails the test. Pending cases (no GPU counters) are only re-run.
+// recording, each measured case's simulated counters equal the GPU's, except the cases known_differing lists with
+// their cause; a listed case that now agrees must leave its list (the lists only shrink), and a case that differs
+// and is not listed fails the test. Pending cases (no GPU counters) are only re-run.
 TEST_CASE("every props recording replays on the simulator") {
   int files = 0;
   for (const auto& entry : std::filesystem::directory_iterator("gpu/recordings")) {
@@ -62,11 +49,8 @@ TEST_CASE("every props recording replays on the simulator") {
       std::ofstream out(dump);  // every differing counter, one line each (for re-listing after a re-record)
       for (const std::string& m : r.mismatches) out << m << "\n";
     }
-    std::set<int> known;
-    if (name == "props-h100.json") {
-      known.insert(widened_lds_loads.begin(), widened_lds_loads.end());
-      known.insert(fewer_lds_loads_past_tensor.begin(), fewer_lds_loads_past_tensor.end());
-    }
+    const auto listed = known_differing.find(name);
+    const std::set<int> known = listed == known_differing.end() ? std::set<int>{} : listed->second;
     const std::set<int> differing(r.differing.begin(), r.differing.end());
     std::string unlisted, agreeing;
     for (int i : differing)
