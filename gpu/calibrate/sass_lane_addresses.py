@@ -17,6 +17,7 @@ prints the tilesim CK 2025 LDS.128 copy's 2 LDG, 2 STS (1 way), 2 LDS (1 way), 2
 "same memory instructions at the same lane addresses" for its hand-written twin.
 """
 import collections
+import gzip
 import re
 import sys
 
@@ -35,7 +36,7 @@ def lop3(a, b, c, lut):
 def kernel_text(dump, name):
     """The (pc, instruction) list of the first function in `dump` whose name contains `name`."""
     out, on = [], False
-    for line in open(dump):
+    for line in (gzip.open(dump, 'rt') if dump.endswith('.gz') else open(dump)):
         if 'Function :' in line:
             if on:
                 break
@@ -160,18 +161,24 @@ def width_of(op):
     return 16 if '.128' in op or op.startswith('LDSM') else 8 if '.64' in op else 4
 
 
+def lds_ways(op, addrs):
+    """An LDS/STS/LDSM instruction's phases (lanes per phase, Counter {ways: phases}): 16-byte lanes in 8s."""
+    w = width_of(op)
+    lanes = max(1, 128 // w) if w > 4 else 32
+    ways = collections.Counter()
+    for first in range(0, len(addrs), lanes):
+        words = collections.defaultdict(set)
+        for a in set(addrs[first:first + lanes]):
+            for b in range(a // 4, (a + w) // 4):
+                words[b % 32].add(b)
+        ways[max(len(s) for s in words.values())] += 1
+    return lanes, ways
+
+
 def describe(pc, op, addrs, wave=32):
     """One line: the instruction and, over all warps, its LDS ways per phase or its global sectors per warp."""
-    w = width_of(op)
     if op.startswith(('LDS', 'STS')):
-        lanes = max(1, 128 // w) if w > 4 else 32
-        ways = collections.Counter()
-        for first in range(0, len(addrs), lanes):
-            words = collections.defaultdict(set)
-            for a in set(addrs[first:first + lanes]):
-                for b in range(a // 4, (a + w) // 4):
-                    words[b % 32].add(b)
-            ways[max(len(s) for s in words.values())] += 1
+        lanes, ways = lds_ways(op, addrs)
         return '%04x %-22s phases of %d lanes by ways: %s' % (pc, op, lanes, dict(sorted(ways.items())))
     sectors = [len({a // 32 for a in addrs[i:i + wave]}) for i in range(0, len(addrs), wave)]
     lines = [len({a // 128 for a in addrs[i:i + wave]}) for i in range(0, len(addrs), wave)]
