@@ -1,7 +1,7 @@
 // tilesim/sim/engine/block_state.hpp: (engine-internal) what the threads of one running workgroup share.
 //
 // DEFINITION. One block_state per workgroup_runner, reset for each workgroup: the launch, the global memory,
-// the label table, the LDS storage and its allocations, the fibers, and the finding lists (with the
+// the label table, the LDS storage and its allocations, the fibers, the open interval's touches, and the finding lists (with the
 // workgroup's counts that cap them at launch::max_reports; the run's cap is applied when workgroups are put
 // together, in block order). Programs never see it; thread_context and access_recorder reach it through a
 // pointer.
@@ -21,6 +21,7 @@
 #include "sim/engine/diagnostics.hpp"
 #include "sim/engine/fiber.hpp"
 #include "sim/engine/global_memory.hpp"
+#include "sim/engine/interval_touches.hpp"
 #include "sim/engine/launch.hpp"
 #include "sim/engine/run_result.hpp"
 #include "sim/engine/type_key.hpp"
@@ -64,6 +65,7 @@ struct block_state {
   std::vector<lds_slot> lds;
 
   workgroup_record* record = nullptr;  // the workgroup being run: findings go here
+  interval_touches touches;            // the open barrier interval's touches, as recorded
   window_memo windows;                 // window setups and walks the threads share (shared_window.hpp)
 
   // Counts one finding of a kind and says whether it may be listed: room(&diagnostic_counts::races).

@@ -11,6 +11,7 @@
 
 #include "sim/engine/block_state.hpp"
 #include "sim/engine/grouping.hpp"
+#include "sim/engine/wave_grouper.hpp"
 
 namespace tilesim::sim {
 
@@ -77,9 +78,6 @@ std::string site_name(const char* file, int line) {
 // runner takes a spare set with enough fibers of at least the stack size asked for (at most twice it), and
 // gives its set back when it ends; at most `spare_limit` sets wait, the oldest are unmapped.
 constexpr std::size_t spare_limit = 8;
-// Lane accesses a thread's log holds before it first grows (a 64 x 64 GEMM tile's thread makes up to 80 per
-// barrier interval).
-constexpr std::size_t initial_accesses = 128;
 std::mutex spare_mutex;
 std::vector<std::unique_ptr<fiber_set>> spare_fibers;
 
@@ -121,6 +119,9 @@ class block_runner {
     state_.fibers = &fibers_;
     state_.found = &found_;
     state_.lds_storage = std::make_unique<unsigned char[]>(config.max_lds_bytes);
+    for (int first = 0; first < config.block; first += config.wave_size)
+      groupers_.emplace_back(std::min(config.wave_size, config.block - first), config.wave_size, config.split_bytes,
+                             config.empty_instructions_issue, &state_.labels.names);
   }
 
   // Every fiber has finished or never ran (abandon() unwinds the parked ones): the set can serve the next run.
@@ -193,11 +194,14 @@ class block_runner {
     std::memset(state_.lds_storage.get(), 0, state_.lds_used);
     state_.lds_used = 0;
     state_.lds.clear();
+    state_.touches.clear();
+    for (wave_grouper& g : groupers_) g.reset();
+    grouped_ = {};
+    races_.clear();
     for (int i = 0; i < config_.block; ++i) {
       thread_context& t = thread(i);
       t.state_ = &state_;
-      t.accesses_.clear();
-      t.accesses_.reserve(initial_accesses);  // no regrowth (copying every record) in a typical interval
+      t.grouper_ = &groupers_[static_cast<std::size_t>(i / config_.wave_size)];
       t.block_ = block;
       t.thread_ = i;
       t.wave_ = i / config_.wave_size;
@@ -408,36 +412,43 @@ class block_runner {
     state_.record->barrier_mismatches.push_back(std::move(m));
   }
 
-  // Groups interval `interval` (every thread waits at its barrier, or returned) into wave instructions, finds its
-  // races, passes on its global touches and drops the threads' lane accesses: a workgroup holds one interval's.
+  // Closes interval `interval` (every thread waits at its barrier, or returned): its wave instructions (made as the
+  // lanes recorded), its races, its global touches passed on; the touch lists are emptied for the next interval.
   void analyse_interval(int interval, std::vector<touch>& global_touches) {
-    std::vector<std::span<const lane_access>> accesses;
-    std::vector<alu_work> tails;
-    for (const thread_context& t : threads_) {
-      accesses.emplace_back(t.accesses());
-      tails.push_back(t.alu_tail(interval));
+    const int waves = static_cast<int>(groupers_.size());
+    if (grouped_.waves.empty())
+      for (int w = 0; w < waves; ++w)
+        grouped_.waves.push_back({w, std::min(config_.wave_size, config_.block - w * config_.wave_size), {}, {}});
+    tails_.resize(static_cast<std::size_t>(config_.block));
+    for (int t = 0; t < config_.block; ++t) tails_[static_cast<std::size_t>(t)] = thread(t).alu_tail(interval);
+    for (int w = 0; w < waves; ++w) {
+      const std::span<const alu_work> tails(tails_.data() + static_cast<std::size_t>(w * config_.wave_size),
+                                            static_cast<std::size_t>(grouped_.waves[static_cast<std::size_t>(w)].lanes));
+      groupers_[static_cast<std::size_t>(w)].finish(state_.block, w, interval, tails, grouped_.waves[static_cast<std::size_t>(w)],
+                                                    grouped_.ambiguities, grouped_.divergences);
     }
-    group_interval(accesses, state_.block, config_.wave_size, interval, config_.split_bytes, state_.labels.names, tails,
-                   grouped_, config_.empty_instructions_issue);
-    std::vector<address_t> lds_bases, global_bases;
-    for (const lds_slot& a : state_.lds) lds_bases.push_back(a.info.offset);
-    for (int s = 0; s < state_.memory->size(); ++s) global_bases.push_back(state_.memory->info(s).base);
-    // LDS: screened byte by byte, searched only when it races; global: searched (few touches per interval).
+    // LDS: no race without a write; else screened word by word, searched only when it may race. Global: searched
+    // (few touches per interval).
+    interval_touches& recorded = state_.touches;
+    bool lds_race = false;
+    if (recorded.lds_writes) {
+      for (const lds_touch& a : recorded.lds) screen_.mark(a.begin, a.end, a.thread, a.write, a.atomic);
+      lds_race = screen_.race();
+      screen_.clear();
+    }
     touches_.clear();
-    for (int t = 0; t < config_.block; ++t)
-      for (const lane_access& a : thread(t).accesses())
-        if (a.touched() && a.space == memory_space::lds)
-          screen_.mark(a.touch_begin, a.touch_end, t, a.kind == access_kind::store, a.atomic);
-    const bool lds_race = screen_.race();
-    screen_.clear();
-    for (int t = 0; t < config_.block; ++t)  // without an LDS race, the global ones only
-      append_touches(touches_, thread(t).accesses(), state_.block, t, lds_bases, global_bases, lds_race);
-    if (options_.global_touches)
-      for (const touch& x : touches_)
-        if (x.space == memory_space::global) global_touches.push_back(x);
+    if (lds_race) {
+      thread_major(recorded.lds);
+      for (const lds_touch& a : recorded.lds)
+        touches_.push_back({a.begin, a.end, a.base, memory_space::lds, a.write, a.atomic, state_.block, a.thread, interval,
+                            a.label, a.buffer});
+    }
+    thread_major(recorded.global);
+    touches_.insert(touches_.end(), recorded.global.begin(), recorded.global.end());
+    if (options_.global_touches) global_touches.insert(global_touches.end(), recorded.global.begin(), recorded.global.end());
     if (write_overlaps(touches_))
       for (race& r : find_races(touches_, race_scope::within_workgroup, naming())) races_.push_back(std::move(r));
-    for (thread_context& t : threads_) t.accesses_.clear();
+    recorded.clear();
   }
 
   // The workgroup's instructions and findings in the order one analysis of the whole workgroup lists them
@@ -473,6 +484,8 @@ class block_runner {
   program_ref program_;
   runner_options options_;
   grouping grouped_;          // the workgroup's instructions and grouping findings so far
+  std::vector<wave_grouper> groupers_;  // one per wave: the open interval's instructions
+  std::vector<alu_work> tails_;         // one interval's, per thread
   std::vector<race> races_;   // its races so far, not yet listed
   std::vector<touch> touches_;  // one interval's
   race_screen screen_{config_.max_lds_bytes};  // LDS bytes of one interval
