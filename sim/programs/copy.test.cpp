@@ -129,7 +129,7 @@ TEST_CASE("copy: parameters the pattern or a layout rejects stop the run with th
 namespace {
 
 // The LDS load addresses of every "lds load" instruction of wave w of workgroup 0, in issue order.
-std::vector<std::vector<sim::address_t>> lds_loads(const sim::run_result& r, int w) {
+std::vector<std::vector<sim::address_t>> lds_load_addresses(const sim::run_result& r, int w) {
   std::vector<std::vector<sim::address_t>> out;
   for (const sim::wave_instruction& i : r.workgroups[0].waves[static_cast<std::size_t>(w)].instructions)
     if (i.access.label == "lds load") out.emplace_back(i.access.address.begin(), i.access.address.end());
@@ -170,7 +170,7 @@ TEST_CASE("copy gemm_operand R = 32, wave 64 (MFMA 32x32x8 A): lane l of warp w 
   // iteration; K = 32 is two K groups of 16 (two lane groups of 8), so each wave issues two reads.
   const sim::run_result r = copy_once<std::uint16_t>({.block = 256, .wave_size = 64}, operand_tile(32));
   for (int w = 0; w < 4; ++w) {
-    const auto loads = lds_loads(r, w);
+    const auto loads = lds_load_addresses(r, w);
     REQUIRE(loads.size() == 2);
     for (int g = 0; g < 2; ++g)
       for (int l = 0; l < 64; ++l) {
@@ -190,7 +190,7 @@ TEST_CASE("copy gemm_operand R = 32, wave 64 (MFMA 32x32x8 A): lane l of warp w 
 TEST_CASE("copy gemm_operand R = 16, wave 32 (ldmatrix.x4): lanes 0-7 address rows 0-7 at k 0, 8-15 rows 8-15, 16-23 rows 0-7 at k 8, 24-31 rows 8-15 at k 8") {
   const sim::run_result r = copy_once<std::uint16_t>({.block = 256, .wave_size = 32}, operand_tile(16));
   for (int w = 0; w < 8; ++w) {
-    const auto loads = lds_loads(r, w);
+    const auto loads = lds_load_addresses(r, w);
     REQUIRE(loads.size() == 2);  // 8 warps x 16 rows = 128: one row group; K 32 = two reads of K16
     for (int g = 0; g < 2; ++g)
       for (int l = 0; l < 32; ++l) {
@@ -202,7 +202,7 @@ TEST_CASE("copy gemm_operand R = 16, wave 32 (ldmatrix.x4): lanes 0-7 address ro
       }
   }
   // Matrix 2 (lanes 16-23) of warp 0's first read: rows 0-7 at k = 8, bytes 16, 80, ..., 464.
-  const auto loads = lds_loads(r, 0);
+  const auto loads = lds_load_addresses(r, 0);
   CHECK(std::vector<sim::address_t>(loads[0].begin() + 16, loads[0].begin() + 24) ==
         std::vector<sim::address_t>{16, 80, 144, 208, 272, 336, 400, 464});
 }
@@ -218,7 +218,7 @@ TEST_CASE("copy gemm_operand: more row groups than warps iterate rows outer, K i
   p.lane_rows = 16;
   const sim::run_result r = copy_once<std::uint16_t>({.block = 64, .wave_size = 32}, p);
   CHECK(r.memory.get<std::uint16_t>(1) == r.memory.get<std::uint16_t>(0));
-  const auto loads = lds_loads(r, 1);
+  const auto loads = lds_load_addresses(r, 1);
   REQUIRE(loads.size() == 8);
   const index_t first_row[8] = {16, 16, 16, 16, 48, 48, 48, 48}, first_k[8] = {0, 16, 32, 48, 0, 16, 32, 48};
   for (std::size_t i = 0; i < 8; ++i) {
@@ -296,7 +296,7 @@ TEST_CASE("copy ldmatrix_operand: one ldmatrix.x4 per 16 x 16 sub-tile at the R 
       CHECK(i.access.label != "lds load");
     }
     REQUIRE(ldsm.size() == 2);
-    const auto loads = lds_loads(e, w);  // the per-lane read's addresses: the same rows
+    const auto loads = lds_load_addresses(e, w);  // the per-lane read's addresses: the same rows
     for (std::size_t g = 0; g < 2; ++g) {
       CHECK(ldsm[g]->matrix_load);
       CHECK(ldsm[g]->access.width == 16);
