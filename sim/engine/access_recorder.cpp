@@ -20,7 +20,7 @@ index_t natural_alignment(index_t width) { return std::min<index_t>(width & -wid
 
 }  // namespace
 
-element_range access_recorder::record(const buffer_ref& b, access_kind kind, index_t offset, index_t n, bool valid,
+element_range access_recorder::record_any(const buffer_ref& b, access_kind kind, index_t offset, index_t n, bool valid,
                                       bool atomic) {
   if (n <= 0) return {};
   const index_t eb = b.element_bytes;

@@ -19,9 +19,12 @@
 // range lies in [0, n) and maps into [0, count) of the buffer.
 #pragma once
 
+#include <algorithm>
 #include <vector>
 
+#include "sim/engine/interval_touches.hpp"
 #include "sim/engine/lane_access.hpp"
+#include "sim/engine/wave_grouper.hpp"
 #include "spec/config.hpp"
 
 namespace tilesim::sim {
@@ -29,7 +32,6 @@ namespace tilesim::sim {
 namespace detail {
 struct block_state;
 }
-class wave_grouper;
 
 // Where a recording buffer's elements live, as the recorder needs to know it.
 struct buffer_ref {
@@ -49,8 +51,45 @@ struct element_range {
 
 class access_recorder {
  public:
-  // Logs one vector access of n elements at element `offset`; returns which of them move.
-  element_range record(const buffer_ref& b, access_kind kind, index_t offset, index_t n, bool valid, bool atomic);
+  // Logs one vector access of n elements at element `offset`; returns which of them move. Inline for the common
+  // access (valid, inside its buffer, naturally aligned, in a running workgroup); record_any takes every other.
+  [[gnu::always_inline]] element_range record(const buffer_ref& b, access_kind kind, index_t offset, index_t n, bool valid,
+                                              bool atomic) {
+    const index_t eb = b.element_bytes;
+    if (!valid || n <= 0 || offset < 0 || offset >= (index_t{1} << 48) || n > b.count - offset || n > (index_t{1} << 24) ||
+        touches_ == nullptr)
+      return record_any(b, kind, offset, n, valid, atomic);
+    const index_t width = n * eb;
+    const address_t address = b.base + static_cast<address_t>(offset * eb);
+    if (width > index_t{0xffffffff} || (address & static_cast<address_t>(std::min<index_t>(width & -width, 16) - 1)) != 0)
+      return record_any(b, kind, offset, n, valid, atomic);
+    lane_access a;
+    a.address = address;
+    a.buffer = b.id;
+    a.label = label_;
+    a.interval = interval_;
+    a.width = static_cast<std::uint32_t>(width);
+    a.kind = kind;
+    a.space = b.space;
+    a.valid = a.active = true;
+    a.atomic = atomic;
+    a.matrix_load = matrix_load_;
+    a.alu_before = pending_alu_;
+    pending_alu_ = {};
+    grouper_->add(lane_, a);
+    const bool write = kind == access_kind::store;
+    if (b.space == memory_space::lds) {
+      touches_->lds.push_back({static_cast<std::uint32_t>(address), static_cast<std::uint32_t>(address + static_cast<address_t>(width)),
+                               label_, b.id, static_cast<std::uint32_t>(b.base), thread_, write, atomic});
+      touches_->lds_writes = touches_->lds_writes || write;
+    } else {
+      touches_->global.push_back({address, address + static_cast<address_t>(width), b.base, b.space, write, atomic, block_,
+                                  thread_, interval_, label_, b.id});
+    }
+    return {0, n};
+  }
+  // record's general case: any access, with its bounds and alignment checks and reports.
+  element_range record_any(const buffer_ref& b, access_kind kind, index_t offset, index_t n, bool valid, bool atomic);
 
   int block() const { return block_; }
   int thread() const { return thread_; }
@@ -67,6 +106,7 @@ class access_recorder {
  protected:
   detail::block_state* state_ = nullptr;
   wave_grouper* grouper_ = nullptr;     // this thread's wave's
+  detail::interval_touches* touches_ = nullptr;  // its workgroup's open interval's (block_state::touches)
   alu_work pending_alu_;                // stated since the last access
   std::vector<alu_work> alu_tails_;     // per finished interval: pending_alu_ at its barrier
   // Reports an access with elements outside its buffer (outside > 0) or misaligned (misalignment: its alignment).

@@ -45,13 +45,13 @@ class wave_grouper {
 
   // Lane `lane`'s next access of the interval (its touch and validity are not looked at). Inline: the common
   // case (one piece, a row already made, the reference's signature) is a compare and a few stores.
-  void add(int lane, const lane_access& a) {
+  [[gnu::always_inline]] void add(int lane, const lane_access& a) {
     std::uint64_t& count = count_[static_cast<std::size_t>(lane)];
     if ((split_ > 0 && a.width > static_cast<std::uint32_t>(split_)) || count >= state_.size()) return add_rows(lane, a);
     row_state& r = state_[static_cast<std::size_t>(count)];
     if (lane < r.ref || !(signature{a.label, a.width, a.kind, a.space, a.atomic, a.matrix_load} == r.sig))
       return add_rows(lane, a);
-    merge(r, a, static_cast<std::size_t>(count) * static_cast<std::size_t>(wave_size_) + static_cast<std::size_t>(lane), 0);
+    merge(r, a, static_cast<std::size_t>(lane) * rows_per_lane_ + static_cast<std::size_t>(count), 0);
     ++count;
   }
   // Closes interval `interval` of wave `wave` of workgroup `block`: appends its instructions and alu tail to rec,
@@ -87,6 +87,8 @@ class wave_grouper {
 
   // The general add: piece by piece, rows made, references taken and exceptions noted as needed.
   void add_rows(int lane, const lane_access& a);
+  // Room for row `row` in every lane's slots (the slots' layout doubles).
+  void make_room(std::size_t row);
   // Piece p of access a into row r, whose lane slot is addresses_[slot]: buffer, arithmetic, activity, address.
   void merge(row_state& r, const lane_access& a, std::size_t slot, std::uint32_t p) {
     if (r.buffer != a.buffer) r.buffer = -1;
@@ -106,7 +108,9 @@ class wave_grouper {
   bool empty_issue_;
   const std::vector<std::string>* labels_;
   std::vector<row_state> state_;        // per row of the open interval
-  std::vector<address_t> addresses_;    // row k's lane l: [k * wave_size + l]
+  std::vector<address_t> addresses_;    // lane l's row k: [l * rows_per_lane_ + k] (a lane's run of accesses
+                                        // writes consecutive slots); no_address beyond the open rows
+  std::size_t rows_per_lane_ = 0;
   std::vector<exception> exceptions_;   // every row's, in the order found
   std::vector<std::uint64_t> count_;    // per lane: rows reached
 };

@@ -227,6 +227,7 @@ class block_runner {
       thread_context& t = thread(i);
       t.state_ = &state_;
       t.grouper_ = &groupers_[static_cast<std::size_t>(i / config_.wave_size)];
+      t.touches_ = &state_.touches;
       t.block_ = block;
       t.thread_ = i;
       t.wave_ = i / config_.wave_size;
