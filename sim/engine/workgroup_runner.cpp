@@ -462,18 +462,20 @@ class block_runner {
       lds_race = screen_.race();
       screen_.clear();
     }
-    touches_.clear();
+    thread_major(recorded.global);
+    if (options_.global_touches) global_touches.insert(global_touches.end(), recorded.global.begin(), recorded.global.end());
+    const std::vector<touch>* searched = &recorded.global;  // without an LDS race, the global touches alone
     if (lds_race) {
+      touches_.clear();
       thread_major(recorded.lds);
       for (const lds_touch& a : recorded.lds)
         touches_.push_back({a.begin, a.end, a.base, memory_space::lds, a.write, a.atomic, state_.block, a.thread, interval,
                             a.label, a.buffer});
+      touches_.insert(touches_.end(), recorded.global.begin(), recorded.global.end());
+      searched = &touches_;
     }
-    thread_major(recorded.global);
-    touches_.insert(touches_.end(), recorded.global.begin(), recorded.global.end());
-    if (options_.global_touches) global_touches.insert(global_touches.end(), recorded.global.begin(), recorded.global.end());
-    if (write_overlaps(touches_))
-      for (race& r : find_races(touches_, race_scope::within_workgroup, naming())) races_.push_back(std::move(r));
+    if (write_overlaps(*searched))
+      for (race& r : find_races(*searched, race_scope::within_workgroup, naming())) races_.push_back(std::move(r));
     recorded.clear();
   }
 
@@ -513,7 +515,7 @@ class block_runner {
   std::vector<wave_grouper> groupers_;  // one per wave: the open interval's instructions
   std::vector<alu_work> tails_;         // one interval's, per thread
   std::vector<race> races_;   // its races so far, not yet listed
-  std::vector<touch> touches_;  // one interval's
+  std::vector<touch> touches_;  // one interval's LDS and global touches, when LDS may race
   race_screen screen_{config_.max_lds_bytes};  // LDS bytes of one interval
   diagnostic_counts found_;             // this workgroup's
   workgroup_record* record_ = nullptr;  // the record being made
