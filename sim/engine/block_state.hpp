@@ -13,8 +13,11 @@
 // is ""; a finding list never holds more than max_reports entries of one workgroup.
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <unordered_map>
 #include <vector>
 
@@ -37,11 +40,17 @@ struct fiber_cancelled {};
 struct label_table {
   std::vector<std::string> names{""};
   std::unordered_map<std::string, int> numbers{{"", 0}};
+  // Names recently asked for, by address (a program's string literals): a hit is checked against the name, so a
+  // buffer whose text changed is looked up again; 256 threads labelling the same steps skip the hash lookup.
+  std::array<std::pair<const char*, int>, 16> recent{};
   // The number of `name`, added when new: intern("lds store") == 1 on a fresh table.
   int intern(const char* name) {
+    auto& slot = recent[(reinterpret_cast<std::uintptr_t>(name) >> 4) % recent.size()];
+    if (name && slot.first == name && names[static_cast<std::size_t>(slot.second)] == name) return slot.second;
     std::string key = name ? name : "";
     auto [it, added] = numbers.emplace(std::move(key), static_cast<int>(names.size()));
     if (added) names.push_back(it->first);
+    if (name) slot = {name, it->second};
     return it->second;
   }
 };
