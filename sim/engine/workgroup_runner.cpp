@@ -6,6 +6,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <string>
 #include <tuple>
@@ -458,9 +459,10 @@ class block_runner {
     interval_touches& recorded = state_.touches;
     bool lds_race = false;
     if (recorded.lds_writes) {
-      for (const lds_touch& a : recorded.lds) screen_.mark(a.begin, a.end, a.thread, a.write, a.atomic);
-      lds_race = screen_.race();
-      screen_.clear();
+      if (!screen_) screen_.emplace(config_.max_lds_bytes);  // made when first needed (cells for all of the LDS)
+      for (const lds_touch& a : recorded.lds) screen_->mark(a.begin, a.end, a.thread, a.write, a.atomic);
+      lds_race = screen_->race();
+      screen_->clear();
     }
     thread_major(recorded.global);
     if (options_.global_touches) global_touches.insert(global_touches.end(), recorded.global.begin(), recorded.global.end());
@@ -516,7 +518,7 @@ class block_runner {
   std::vector<alu_work> tails_;         // one interval's, per thread
   std::vector<race> races_;   // its races so far, not yet listed
   std::vector<touch> touches_;  // one interval's LDS and global touches, when LDS may race
-  race_screen screen_{config_.max_lds_bytes};  // LDS bytes of one interval
+  std::optional<race_screen> screen_;  // LDS bytes of one interval
   diagnostic_counts found_;             // this workgroup's
   workgroup_record* record_ = nullptr;  // the record being made
   block_state state_;
