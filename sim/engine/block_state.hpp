@@ -69,7 +69,8 @@ struct block_state {
   diagnostic_counts listed;            // how many of each the workgroup listed so far
 
   int block = 0;
-  std::unique_ptr<unsigned char[]> lds_storage;  // max_lds_bytes, 16-byte aligned by new[]'s guarantee
+  std::unique_ptr<unsigned char[]> lds_storage;  // max_lds_bytes, 16-byte aligned by new[]'s guarantee; an
+                                                 // allocation's bytes are zeroed when it is made
   std::size_t lds_used = 0;
   std::vector<lds_slot> lds;
 

@@ -144,7 +144,7 @@ class block_runner {
     state_.memory = &memory;
     state_.fibers = &fibers_;
     state_.found = &found_;
-    state_.lds_storage = std::make_unique<unsigned char[]>(config.max_lds_bytes);
+    state_.lds_storage = std::make_unique_for_overwrite<unsigned char[]>(config.max_lds_bytes);  // zeroed per allocation
     for (int first = 0; first < config.block; first += config.wave_size)
       groupers_.emplace_back(std::min(config.wave_size, config.block - first), config.wave_size, config.split_bytes,
                              config.empty_instructions_issue, &state_.labels.names);
@@ -217,7 +217,6 @@ class block_runner {
     if (!options_.keep_labels) state_.labels = label_table{};
     state_.block = block;
     state_.record = &rec;
-    std::memset(state_.lds_storage.get(), 0, state_.lds_used);
     state_.lds_used = 0;
     state_.lds.clear();
     state_.touches.clear();
