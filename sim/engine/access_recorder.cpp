@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "sim/engine/block_state.hpp"
+#include "sim/engine/wave_grouper.hpp"
 
 namespace tilesim::sim {
 
@@ -13,21 +14,18 @@ namespace {
 constexpr index_t tracked_range = index_t{1} << 48;  // element offsets and byte addresses the engine follows
 constexpr index_t max_elements = index_t{1} << 24;   // elements in one vector access the engine follows
 
-// The natural alignment of a width: the largest power of two dividing it, at most 16. 12 -> 4, 32 -> 16.
-index_t natural_alignment(index_t width) {
-  index_t a = 1;
-  while (a < 16 && width % (a * 2) == 0) a *= 2;
-  return a;
-}
+// The natural alignment of a width >= 1: the largest power of two dividing it (its lowest set bit), at most 16.
+// 12 -> 4, 32 -> 16.
+index_t natural_alignment(index_t width) { return std::min<index_t>(width & -width, 16); }
 
 }  // namespace
 
-element_range access_recorder::record(const buffer_ref& b, access_kind kind, index_t offset, index_t n, bool valid,
+element_range access_recorder::record_any(const buffer_ref& b, access_kind kind, index_t offset, index_t n, bool valid,
                                       bool atomic) {
   if (n <= 0) return {};
   const index_t eb = b.element_bytes;
   const bool followed = offset > -tracked_range && offset < tracked_range && n <= max_elements;
-  lane_access& a = accesses_.emplace_back();  // filled in place: no copy of a 72-byte record per access
+  lane_access a;
   a.buffer = b.id;
   a.label = label_;
   a.interval = interval_;
@@ -48,6 +46,8 @@ element_range access_recorder::record(const buffer_ref& b, access_kind kind, ind
   a.alu_before = pending_alu_;
   pending_alu_ = {};
 
+  if (grouper_) grouper_->add(lane_, a);
+
   element_range r{};
   if (valid) {
     if (followed) {
@@ -58,25 +58,40 @@ element_range access_recorder::record(const buffer_ref& b, access_kind kind, ind
     if (r.end > r.begin) {
       a.touch_begin = b.base + static_cast<address_t>((offset + r.begin) * eb);
       a.touch_end = b.base + static_cast<address_t>((offset + r.end) * eb);
+      const bool write = kind == access_kind::store;
+      detail::interval_touches& t = state_->touches;
+      if (b.space == memory_space::lds) {
+        t.lds.push_back({static_cast<std::uint32_t>(a.touch_begin), static_cast<std::uint32_t>(a.touch_end), label_,
+                         b.id, static_cast<std::uint32_t>(b.base), thread_, write, atomic});
+        t.lds_writes = t.lds_writes || write;
+      } else {
+        t.global.push_back({a.touch_begin, a.touch_end, b.base, b.space, write, atomic, block_, thread_, interval_,
+                            label_, b.id});
+      }
     }
     const index_t outside = n - (r.end - r.begin);
     const address_t where = a.address;
-    const auto width = static_cast<index_t>(a.width);
-    const index_t alignment = natural_alignment(width);  // a power of two
+    const index_t alignment = natural_alignment(static_cast<index_t>(a.width));  // a power of two
     const bool misaligned = where != no_address && (where & static_cast<address_t>(alignment - 1)) != 0;
-    if (outside > 0 || misaligned) {
-      workgroup_record& w = *state_->record;
-      const thread_ref who{block_, thread_, wave_, lane_};
-      if (outside > 0 && state_->room(&diagnostic_counts::bounds_errors))
-        w.bounds_errors.push_back({who, interval_, state_->labels.names[static_cast<std::size_t>(label_)], kind, atomic,
-                                   b.space, b.id, state_->buffer_name(b.space, b.id), offset, n, outside, b.count,
-                                   byte_offset, width, where});
-      if (misaligned && state_->room(&diagnostic_counts::misaligned))
-        w.misaligned.push_back({who, interval_, state_->labels.names[static_cast<std::size_t>(label_)], kind, b.space,
-                                b.id, state_->buffer_name(b.space, b.id), where, width, alignment});
-    }
+    if (outside > 0 || misaligned) [[unlikely]]
+      report_stray(b, kind, atomic, offset, n, outside, byte_offset, static_cast<index_t>(a.width), where,
+                   misaligned ? alignment : 0);
   }
   return r;
+}
+
+void access_recorder::report_stray(const buffer_ref& b, access_kind kind, bool atomic, index_t offset, index_t n,
+                                   index_t outside, index_t byte_offset, index_t width, address_t where,
+                                   index_t misalignment) {
+  workgroup_record& w = *state_->record;
+  const thread_ref who{block_, thread_, wave_, lane_};
+  if (outside > 0 && state_->room(&diagnostic_counts::bounds_errors))
+    w.bounds_errors.push_back({who, interval_, state_->labels.names[static_cast<std::size_t>(label_)], kind, atomic,
+                               b.space, b.id, state_->buffer_name(b.space, b.id), offset, n, outside, b.count,
+                               byte_offset, width, where});
+  if (misalignment > 0 && state_->room(&diagnostic_counts::misaligned))
+    w.misaligned.push_back({who, interval_, state_->labels.names[static_cast<std::size_t>(label_)], kind, b.space,
+                            b.id, state_->buffer_name(b.space, b.id), where, width, misalignment});
 }
 
 void access_recorder::note_alu(int op, index_t n) {

@@ -1,9 +1,11 @@
 // tilesim/sim/engine/access_recorder.hpp: one simulated thread's log of memory accesses, with bounds checks.
 //
 // DEFINITION. Every recording_buffer access calls record(buffer, kind, offset, n, valid, atomic) on its
-// thread's recorder before any data moves. The recorder appends a lane_access (address, width, label,
+// thread's recorder before any data moves. The recorder makes a lane_access (address, width, label,
 // barrier interval; see lane_access.hpp for `valid`, `active` and `touched`; whether an invalid global load is active
-// is the launch's invalid_global_loads_issue) and returns the elements of the vector
+// is the launch's invalid_global_loads_issue), hands it to its wave's grouper (wave_grouper.hpp: the access goes
+// straight into its wave instruction) and its touch to the interval's touch lists (interval_touches.hpp), keeps
+// no list of its own, and returns the elements of the vector
 // that may move: those inside the buffer, and none when the vector is invalid. Elements outside the buffer
 // are reported (thread, lane, buffer, byte offset) and never reach host memory: reads give T{}, writes are
 // dropped. A valid access whose address is not a multiple of its natural alignment (the largest power of
@@ -11,15 +13,18 @@
 //
 // WORKED EXAMPLE. A 64-float LDS allocation at LDS byte 256; thread 5 stores 4 floats at element 62:
 //   record({lds, 0, 256, 64, 4}, store, 62, 4, true, false) == {0, 2}   (elements 62, 63 move)
-//   log: {address 504, width 16, touched [504, 512)}; bounds error: 2 elements outside [0, 64).
+//   its wave's grouper: {address 504, width 16}; LDS touch [504, 512); bounds error: 2 elements outside [0, 64).
 //
 // INVARIANTS: exactly one lane_access per call with n >= 1 (n <= 0 records and moves nothing); the returned
 // range lies in [0, n) and maps into [0, count) of the buffer.
 #pragma once
 
+#include <algorithm>
 #include <vector>
 
+#include "sim/engine/interval_touches.hpp"
 #include "sim/engine/lane_access.hpp"
+#include "sim/engine/wave_grouper.hpp"
 #include "spec/config.hpp"
 
 namespace tilesim::sim {
@@ -46,16 +51,51 @@ struct element_range {
 
 class access_recorder {
  public:
-  // Logs one vector access of n elements at element `offset`; returns which of them move.
-  element_range record(const buffer_ref& b, access_kind kind, index_t offset, index_t n, bool valid, bool atomic);
+  // Logs one vector access of n elements at element `offset`; returns which of them move. Inline for the common
+  // access (valid, inside its buffer, naturally aligned, in a running workgroup); record_any takes every other.
+  [[gnu::always_inline]] element_range record(const buffer_ref& b, access_kind kind, index_t offset, index_t n, bool valid,
+                                              bool atomic) {
+    const index_t eb = b.element_bytes;
+    if (!valid || n <= 0 || offset < 0 || offset >= (index_t{1} << 48) || n > b.count - offset || n > (index_t{1} << 24) ||
+        touches_ == nullptr)
+      return record_any(b, kind, offset, n, valid, atomic);
+    const index_t width = n * eb;
+    const address_t address = b.base + static_cast<address_t>(offset * eb);
+    if (width > index_t{0xffffffff} || (address & static_cast<address_t>(std::min<index_t>(width & -width, 16) - 1)) != 0)
+      return record_any(b, kind, offset, n, valid, atomic);
+    lane_access a;
+    a.address = address;
+    a.buffer = b.id;
+    a.label = label_;
+    a.interval = interval_;
+    a.width = static_cast<std::uint32_t>(width);
+    a.kind = kind;
+    a.space = b.space;
+    a.valid = a.active = true;
+    a.atomic = atomic;
+    a.matrix_load = matrix_load_;
+    a.alu_before = pending_alu_;
+    pending_alu_ = {};
+    grouper_->add(lane_, a);
+    const bool write = kind == access_kind::store;
+    if (b.space == memory_space::lds) {
+      touches_->lds.push_back({static_cast<std::uint32_t>(address), static_cast<std::uint32_t>(address + static_cast<address_t>(width)),
+                               label_, b.id, static_cast<std::uint32_t>(b.base), thread_, write, atomic});
+      touches_->lds_writes = touches_->lds_writes || write;
+    } else {
+      touches_->global.push_back({address, address + static_cast<address_t>(width), b.base, b.space, write, atomic, block_,
+                                  thread_, interval_, label_, b.id});
+    }
+    return {0, n};
+  }
+  // record's general case: any access, with its bounds and alignment checks and reports.
+  element_range record_any(const buffer_ref& b, access_kind kind, index_t offset, index_t n, bool valid, bool atomic);
 
   int block() const { return block_; }
   int thread() const { return thread_; }
   int wave() const { return wave_; }
   int lane() const { return lane_; }
   int interval() const { return interval_; }
-  // The accesses since the engine last took them (the engine takes each barrier interval's at its barrier).
-  const std::vector<lane_access>& accesses() const { return accesses_; }
   // Arithmetic stated after the last access of `interval` (before its barrier or the program's end); while the
   // thread waits at the barrier that closes `interval`, already that interval's.
   alu_work alu_tail(int interval) const;
@@ -65,9 +105,13 @@ class access_recorder {
 
  protected:
   detail::block_state* state_ = nullptr;
-  std::vector<lane_access> accesses_;
+  wave_grouper* grouper_ = nullptr;     // this thread's wave's
+  detail::interval_touches* touches_ = nullptr;  // its workgroup's open interval's (block_state::touches)
   alu_work pending_alu_;                // stated since the last access
   std::vector<alu_work> alu_tails_;     // per finished interval: pending_alu_ at its barrier
+  // Reports an access with elements outside its buffer (outside > 0) or misaligned (misalignment: its alignment).
+  void report_stray(const buffer_ref& b, access_kind kind, bool atomic, index_t offset, index_t n, index_t outside,
+                    index_t byte_offset, index_t width, address_t where, index_t misalignment);
   // Called when the thread passes a barrier: the pending arithmetic is the finished interval's tail.
   void close_alu_interval();
   int block_ = 0, thread_ = 0, wave_ = 0, lane_ = 0;

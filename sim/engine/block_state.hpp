@@ -1,7 +1,7 @@
 // tilesim/sim/engine/block_state.hpp: (engine-internal) what the threads of one running workgroup share.
 //
 // DEFINITION. One block_state per workgroup_runner, reset for each workgroup: the launch, the global memory,
-// the label table, the LDS storage and its allocations, the fibers, and the finding lists (with the
+// the label table, the LDS storage and its allocations, the fibers, the open interval's touches, and the finding lists (with the
 // workgroup's counts that cap them at launch::max_reports; the run's cap is applied when workgroups are put
 // together, in block order). Programs never see it; thread_context and access_recorder reach it through a
 // pointer.
@@ -13,14 +13,18 @@
 // is ""; a finding list never holds more than max_reports entries of one workgroup.
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <unordered_map>
 #include <vector>
 
 #include "sim/engine/diagnostics.hpp"
 #include "sim/engine/fiber.hpp"
 #include "sim/engine/global_memory.hpp"
+#include "sim/engine/interval_touches.hpp"
 #include "sim/engine/launch.hpp"
 #include "sim/engine/run_result.hpp"
 #include "sim/engine/type_key.hpp"
@@ -36,11 +40,17 @@ struct fiber_cancelled {};
 struct label_table {
   std::vector<std::string> names{""};
   std::unordered_map<std::string, int> numbers{{"", 0}};
+  // Names recently asked for, by address (a program's string literals): a hit is checked against the name, so a
+  // buffer whose text changed is looked up again; 256 threads labelling the same steps skip the hash lookup.
+  std::array<std::pair<const char*, int>, 16> recent{};
   // The number of `name`, added when new: intern("lds store") == 1 on a fresh table.
   int intern(const char* name) {
+    auto& slot = recent[(reinterpret_cast<std::uintptr_t>(name) >> 4) % recent.size()];
+    if (name && slot.first == name && names[static_cast<std::size_t>(slot.second)] == name) return slot.second;
     std::string key = name ? name : "";
     auto [it, added] = numbers.emplace(std::move(key), static_cast<int>(names.size()));
     if (added) names.push_back(it->first);
+    if (name) slot = {name, it->second};
     return it->second;
   }
 };
@@ -59,11 +69,13 @@ struct block_state {
   diagnostic_counts listed;            // how many of each the workgroup listed so far
 
   int block = 0;
-  std::unique_ptr<unsigned char[]> lds_storage;  // max_lds_bytes, 16-byte aligned by new[]'s guarantee
+  std::unique_ptr<unsigned char[]> lds_storage;  // max_lds_bytes, 16-byte aligned by new[]'s guarantee; an
+                                                 // allocation's bytes are zeroed when it is made
   std::size_t lds_used = 0;
   std::vector<lds_slot> lds;
 
   workgroup_record* record = nullptr;  // the workgroup being run: findings go here
+  interval_touches touches;            // the open barrier interval's touches, as recorded
   window_memo windows;                 // window setups and walks the threads share (shared_window.hpp)
 
   // Counts one finding of a kind and says whether it may be listed: room(&diagnostic_counts::races).

@@ -2,6 +2,7 @@
 #include "sim/engine/grid_touches.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <stdexcept>
 
@@ -10,7 +11,48 @@ namespace tilesim::sim {
 namespace {
 
 // Sorted, coalesced union of ranges (overlapping or adjacent ranges join).
+// The maximal runs of bytes covered by dense ranges, from a bitmap of [lo, hi): no sort. A 64 x 64 GEMM tile's
+// 4096 16-byte loads of A and B become two runs in one pass over 32 KiB of bits.
+byte_ranges coalesced_dense(const byte_ranges& r, address_t lo, address_t hi) {
+  std::vector<std::uint64_t> bits((hi - lo + 63) / 64, 0);
+  for (const auto& [b, e] : r)
+    for (address_t x = b - lo, end = e - lo; x < end;) {
+      const address_t word = x / 64, bit = x % 64, n = std::min<address_t>(64 - bit, end - x);
+      bits[word] |= (n == 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << n) - 1)) << bit;
+      x += n;
+    }
+  byte_ranges out;
+  address_t run = 0;
+  bool open = false;
+  for (std::size_t w = 0; w < bits.size(); ++w) {
+    std::uint64_t v = bits[w];
+    address_t at = 0;  // bits below `at` are handled
+    while (at < 64) {
+      // Runs alternate: find the next set bit when closed, the next clear bit when open.
+      const std::uint64_t look = (open ? ~v : v) & (at == 0 ? ~std::uint64_t{0} : ~((std::uint64_t{1} << at) - 1));
+      if (look == 0) break;
+      const auto next = static_cast<address_t>(__builtin_ctzll(look));
+      if (open) out.emplace_back(lo + run, lo + w * 64 + next);
+      else run = w * 64 + next;
+      open = !open;
+      at = next;
+    }
+  }
+  if (open) out.emplace_back(lo + run, hi);
+  return out;
+}
+
+// Sorted, coalesced union of ranges (overlapping or adjacent ranges join): the maximal runs of bytes they cover,
+// by a bitmap when they are dense, else sorted.
 byte_ranges coalesced(byte_ranges r) {
+  if (r.empty()) return r;
+  address_t lo = r[0].first, hi = r[0].second, bytes = 0;
+  for (const auto& [b, e] : r) {
+    lo = std::min(lo, b);
+    hi = std::max(hi, e);
+    bytes += e - b;
+  }
+  if (hi - lo <= (address_t{1} << 24) && hi - lo <= 64 * bytes) return coalesced_dense(r, lo, hi);
   std::sort(r.begin(), r.end());
   byte_ranges out;
   for (const auto& x : r) {

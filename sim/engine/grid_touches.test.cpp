@@ -102,3 +102,16 @@ TEST_CASE("grid touches: the worked example; one workgroup never conflicts with 
                        std::invalid_argument);
   CHECK_THROWS_AS(grid_touch_map::parse("9:-/-/-;5:-/-/-"), std::invalid_argument);
 }
+
+TEST_CASE("grid touches: a workgroup's touches added at once (dense: by bitmap; sparse: sorted) equal them added one by one") {
+  std::mt19937 rng(1515);
+  for (int trial = 0; trial < 400; ++trial) {
+    const address_t span = trial % 2 ? 300 : address_t{1} << (20 + trial % 8);  // dense, then sparse too
+    const auto touches = random_touches(rng, 1, 1 + static_cast<int>(rng() % 60), span)[0];
+    grid_touch_map all, each;
+    all.add_workgroup(3, touches);
+    for (const touch& t : touches) each.add_workgroup(3, {t});
+    INFO("trial ", trial);
+    REQUIRE(all.text() == each.text());
+  }
+}

@@ -52,7 +52,7 @@ grouping group_accesses(const std::vector<const std::vector<lane_access>*>& thre
                         int intervals, int split_bytes, const std::vector<std::string>& labels,
                         const std::vector<std::vector<alu_work>>& alu_tails = {}, bool empty_instructions_issue = true);
 
-// One interval of the above, as the engine groups a workgroup barrier by barrier: appends interval `interval`'s
+// One interval of the above (the definition the engine's wave_grouper.hpp is held to): appends interval `interval`'s
 // instructions and alu_tail entry to g.waves (made on the first call, one per wave) and its divergences and
 // ambiguities to g, from each thread's accesses of that interval (threads[t]) and its arithmetic after them
 // (tails[t]; empty: none). Calling it for intervals 0, 1, ... and then stable-sorting g.divergences and

@@ -145,6 +145,7 @@ buffer_ref thread_context::lds_ref(index_t count, type_key type, name_function t
   s.record->lds.push_back(a.info);
   s.record->lds_bytes = s.lds_used;
   *data = s.lds_storage.get() + offset;
+  std::memset(*data, 0, static_cast<std::size_t>(count) * element_bytes);  // zero-filled when created
   return {memory_space::lds, index, offset, count, static_cast<index_t>(element_bytes)};
 }
 

@@ -2,15 +2,18 @@
 #include "sim/engine/workgroup_runner.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <string>
 #include <tuple>
 
 #include "sim/engine/block_state.hpp"
 #include "sim/engine/grouping.hpp"
+#include "sim/engine/wave_grouper.hpp"
 
 namespace tilesim::sim {
 
@@ -29,8 +32,27 @@ std::string message_of(const std::exception_ptr& e) {
   }
 }
 
-// Whether a write overlaps another touch of its space: without one, find_races has nothing to find. Sorting
-// (space, begin, end) triples costs less than its search (a 64 x 64 GEMM tile stores 4096 disjoint C vectors).
+// Whether a write of dense touches of one space overlaps another of them, from bitmaps of [lo, hi): each touch
+// is checked against the bytes touched (a write) or written (a read) before it. No sort: a 64 x 64 GEMM tile's 1024
+// C stores are a pass over 2 KiB of bits.
+bool dense_write_overlaps(const std::vector<touch>& touches, address_t lo, address_t hi) {
+  const std::size_t words = static_cast<std::size_t>((hi - lo + 63) / 64);
+  std::vector<std::uint64_t> touched(words, 0), written(words, 0);
+  for (const touch& t : touches)
+    for (address_t x = t.begin - lo, end = t.end - lo; x < end;) {
+      const address_t word = x / 64, bit = x % 64, n = std::min<address_t>(64 - bit, end - x);
+      const std::uint64_t mask = (n == 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << n) - 1)) << bit;
+      if (((t.write ? touched[word] : written[word]) & mask) != 0) return true;
+      touched[word] |= mask;
+      if (t.write) written[word] |= mask;
+      x += n;
+    }
+  return false;
+}
+
+// Whether a write overlaps another touch of its space: without one, find_races has nothing to find. Dense touches
+// of one space are checked on bitmaps; others by sorting (space, begin, end) triples, which costs less than the
+// search (a 64 x 64 GEMM tile stores 4096 disjoint C vectors).
 bool write_overlaps(const std::vector<touch>& touches) {
   struct range {
     int space;
@@ -38,14 +60,19 @@ bool write_overlaps(const std::vector<touch>& touches) {
     bool write;
     bool operator<(const range& o) const { return std::tie(space, begin) < std::tie(o.space, o.begin); }
   };
+  if (std::none_of(touches.begin(), touches.end(), [](const touch& t) { return t.write; })) return false;
+  address_t lo = touches[0].begin, hi = touches[0].end, bytes = 0;
+  bool one_space = true;
+  for (const touch& t : touches) {
+    lo = std::min(lo, t.begin);
+    hi = std::max(hi, t.end);
+    bytes += t.end - t.begin;
+    one_space = one_space && t.space == touches[0].space;
+  }
+  if (one_space && hi - lo <= (address_t{1} << 24) && hi - lo <= 64 * bytes) return dense_write_overlaps(touches, lo, hi);
   std::vector<range> r;
   r.reserve(touches.size());
-  bool writes = false;
-  for (const touch& t : touches) {
-    r.push_back({static_cast<int>(t.space), t.begin, t.end, t.write});
-    writes = writes || t.write;
-  }
-  if (!writes) return false;
+  for (const touch& t : touches) r.push_back({static_cast<int>(t.space), t.begin, t.end, t.write});
   std::sort(r.begin(), r.end());
   // Runs of ranges joined while the next one begins before the run's end: two overlapping ranges share a run,
   // so a write overlaps nothing when every run of two or more holds no write.
@@ -77,9 +104,6 @@ std::string site_name(const char* file, int line) {
 // runner takes a spare set with enough fibers of at least the stack size asked for (at most twice it), and
 // gives its set back when it ends; at most `spare_limit` sets wait, the oldest are unmapped.
 constexpr std::size_t spare_limit = 8;
-// Lane accesses a thread's log holds before it first grows (a 64 x 64 GEMM tile's thread makes up to 80 per
-// barrier interval).
-constexpr std::size_t initial_accesses = 128;
 std::mutex spare_mutex;
 std::vector<std::unique_ptr<fiber_set>> spare_fibers;
 
@@ -120,7 +144,10 @@ class block_runner {
     state_.memory = &memory;
     state_.fibers = &fibers_;
     state_.found = &found_;
-    state_.lds_storage = std::make_unique<unsigned char[]>(config.max_lds_bytes);
+    state_.lds_storage = std::make_unique_for_overwrite<unsigned char[]>(config.max_lds_bytes);  // zeroed per allocation
+    for (int first = 0; first < config.block; first += config.wave_size)
+      groupers_.emplace_back(std::min(config.wave_size, config.block - first), config.wave_size, config.split_bytes,
+                             config.empty_instructions_issue, &state_.labels.names);
   }
 
   // Every fiber has finished or never ran (abandon() unwinds the parked ones): the set can serve the next run.
@@ -190,14 +217,17 @@ class block_runner {
     if (!options_.keep_labels) state_.labels = label_table{};
     state_.block = block;
     state_.record = &rec;
-    std::memset(state_.lds_storage.get(), 0, state_.lds_used);
     state_.lds_used = 0;
     state_.lds.clear();
+    state_.touches.clear();
+    for (wave_grouper& g : groupers_) g.reset();
+    grouped_ = {};
+    races_.clear();
     for (int i = 0; i < config_.block; ++i) {
       thread_context& t = thread(i);
       t.state_ = &state_;
-      t.accesses_.clear();
-      t.accesses_.reserve(initial_accesses);  // no regrowth (copying every record) in a typical interval
+      t.grouper_ = &groupers_[static_cast<std::size_t>(i / config_.wave_size)];
+      t.touches_ = &state_.touches;
       t.block_ = block;
       t.thread_ = i;
       t.wave_ = i / config_.wave_size;
@@ -408,36 +438,46 @@ class block_runner {
     state_.record->barrier_mismatches.push_back(std::move(m));
   }
 
-  // Groups interval `interval` (every thread waits at its barrier, or returned) into wave instructions, finds its
-  // races, passes on its global touches and drops the threads' lane accesses: a workgroup holds one interval's.
+  // Closes interval `interval` (every thread waits at its barrier, or returned): its wave instructions (made as the
+  // lanes recorded), its races, its global touches passed on; the touch lists are emptied for the next interval.
   void analyse_interval(int interval, std::vector<touch>& global_touches) {
-    std::vector<std::span<const lane_access>> accesses;
-    std::vector<alu_work> tails;
-    for (const thread_context& t : threads_) {
-      accesses.emplace_back(t.accesses());
-      tails.push_back(t.alu_tail(interval));
+    const int waves = static_cast<int>(groupers_.size());
+    if (grouped_.waves.empty())
+      for (int w = 0; w < waves; ++w)
+        grouped_.waves.push_back({w, std::min(config_.wave_size, config_.block - w * config_.wave_size), {}, {}});
+    tails_.resize(static_cast<std::size_t>(config_.block));
+    for (int t = 0; t < config_.block; ++t) tails_[static_cast<std::size_t>(t)] = thread(t).alu_tail(interval);
+    for (int w = 0; w < waves; ++w) {
+      const std::span<const alu_work> tails(tails_.data() + static_cast<std::size_t>(w * config_.wave_size),
+                                            static_cast<std::size_t>(grouped_.waves[static_cast<std::size_t>(w)].lanes));
+      groupers_[static_cast<std::size_t>(w)].finish(state_.block, w, interval, tails, grouped_.waves[static_cast<std::size_t>(w)],
+                                                    grouped_.ambiguities, grouped_.divergences);
     }
-    group_interval(accesses, state_.block, config_.wave_size, interval, config_.split_bytes, state_.labels.names, tails,
-                   grouped_, config_.empty_instructions_issue);
-    std::vector<address_t> lds_bases, global_bases;
-    for (const lds_slot& a : state_.lds) lds_bases.push_back(a.info.offset);
-    for (int s = 0; s < state_.memory->size(); ++s) global_bases.push_back(state_.memory->info(s).base);
-    // LDS: screened byte by byte, searched only when it races; global: searched (few touches per interval).
-    touches_.clear();
-    for (int t = 0; t < config_.block; ++t)
-      for (const lane_access& a : thread(t).accesses())
-        if (a.touched() && a.space == memory_space::lds)
-          screen_.mark(a.touch_begin, a.touch_end, t, a.kind == access_kind::store, a.atomic);
-    const bool lds_race = screen_.race();
-    screen_.clear();
-    for (int t = 0; t < config_.block; ++t)  // without an LDS race, the global ones only
-      append_touches(touches_, thread(t).accesses(), state_.block, t, lds_bases, global_bases, lds_race);
-    if (options_.global_touches)
-      for (const touch& x : touches_)
-        if (x.space == memory_space::global) global_touches.push_back(x);
-    if (write_overlaps(touches_))
-      for (race& r : find_races(touches_, race_scope::within_workgroup, naming())) races_.push_back(std::move(r));
-    for (thread_context& t : threads_) t.accesses_.clear();
+    // LDS: no race without a write; else screened word by word, searched only when it may race. Global: searched
+    // (few touches per interval).
+    interval_touches& recorded = state_.touches;
+    bool lds_race = false;
+    if (recorded.lds_writes) {
+      if (!screen_) screen_.emplace(config_.max_lds_bytes);  // made when first needed (cells for all of the LDS)
+      for (const lds_touch& a : recorded.lds) screen_->mark(a.begin, a.end, a.thread, a.write, a.atomic);
+      lds_race = screen_->race();
+      screen_->clear();
+    }
+    thread_major(recorded.global);
+    if (options_.global_touches) global_touches.insert(global_touches.end(), recorded.global.begin(), recorded.global.end());
+    const std::vector<touch>* searched = &recorded.global;  // without an LDS race, the global touches alone
+    if (lds_race) {
+      touches_.clear();
+      thread_major(recorded.lds);
+      for (const lds_touch& a : recorded.lds)
+        touches_.push_back({a.begin, a.end, a.base, memory_space::lds, a.write, a.atomic, state_.block, a.thread, interval,
+                            a.label, a.buffer});
+      touches_.insert(touches_.end(), recorded.global.begin(), recorded.global.end());
+      searched = &touches_;
+    }
+    if (write_overlaps(*searched))
+      for (race& r : find_races(*searched, race_scope::within_workgroup, naming())) races_.push_back(std::move(r));
+    recorded.clear();
   }
 
   // The workgroup's instructions and findings in the order one analysis of the whole workgroup lists them
@@ -473,9 +513,11 @@ class block_runner {
   program_ref program_;
   runner_options options_;
   grouping grouped_;          // the workgroup's instructions and grouping findings so far
+  std::vector<wave_grouper> groupers_;  // one per wave: the open interval's instructions
+  std::vector<alu_work> tails_;         // one interval's, per thread
   std::vector<race> races_;   // its races so far, not yet listed
-  std::vector<touch> touches_;  // one interval's
-  race_screen screen_{config_.max_lds_bytes};  // LDS bytes of one interval
+  std::vector<touch> touches_;  // one interval's LDS and global touches, when LDS may race
+  std::optional<race_screen> screen_;  // LDS bytes of one interval
   diagnostic_counts found_;             // this workgroup's
   workgroup_record* record_ = nullptr;  // the record being made
   block_state state_;
