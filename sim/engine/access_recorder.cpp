@@ -9,17 +9,6 @@
 
 namespace tilesim::sim {
 
-namespace {
-
-constexpr index_t tracked_range = index_t{1} << 48;  // element offsets and byte addresses the engine follows
-constexpr index_t max_elements = index_t{1} << 24;   // elements in one vector access the engine follows
-
-// The natural alignment of a width >= 1: the largest power of two dividing it (its lowest set bit), at most 16.
-// 12 -> 4, 32 -> 16.
-index_t natural_alignment(index_t width) { return std::min<index_t>(width & -width, 16); }
-
-}  // namespace
-
 element_range access_recorder::record_any(const buffer_ref& b, access_kind kind, index_t offset, index_t n, bool valid,
                                       bool atomic) {
   if (n <= 0) return {};
@@ -58,16 +47,7 @@ element_range access_recorder::record_any(const buffer_ref& b, access_kind kind,
     if (r.end > r.begin) {
       a.touch_begin = b.base + static_cast<address_t>((offset + r.begin) * eb);
       a.touch_end = b.base + static_cast<address_t>((offset + r.end) * eb);
-      const bool write = kind == access_kind::store;
-      detail::interval_touches& t = state_->touches;
-      if (b.space == memory_space::lds) {
-        t.lds.push_back({static_cast<std::uint32_t>(a.touch_begin), static_cast<std::uint32_t>(a.touch_end), label_,
-                         b.id, static_cast<std::uint32_t>(b.base), thread_, write, atomic});
-        t.lds_writes = t.lds_writes || write;
-      } else {
-        t.global.push_back({a.touch_begin, a.touch_end, b.base, b.space, write, atomic, block_, thread_, interval_,
-                            label_, b.id});
-      }
+      add_touch(state_->touches, b, kind == access_kind::store, atomic, a.touch_begin, a.touch_end);
     }
     const index_t outside = n - (r.end - r.begin);
     const address_t where = a.address;

@@ -56,12 +56,12 @@ class access_recorder {
   [[gnu::always_inline]] element_range record(const buffer_ref& b, access_kind kind, index_t offset, index_t n, bool valid,
                                               bool atomic) {
     const index_t eb = b.element_bytes;
-    if (!valid || n <= 0 || offset < 0 || offset >= (index_t{1} << 48) || n > b.count - offset || n > (index_t{1} << 24) ||
+    if (!valid || n <= 0 || offset < 0 || offset >= tracked_range || n > b.count - offset || n > max_elements ||
         touches_ == nullptr)
       return record_any(b, kind, offset, n, valid, atomic);
     const index_t width = n * eb;
     const address_t address = b.base + static_cast<address_t>(offset * eb);
-    if (width > index_t{0xffffffff} || (address & static_cast<address_t>(std::min<index_t>(width & -width, 16) - 1)) != 0)
+    if (width > index_t{0xffffffff} || (address & static_cast<address_t>(natural_alignment(width) - 1)) != 0)
       return record_any(b, kind, offset, n, valid, atomic);
     lane_access a;
     a.address = address;
@@ -77,15 +77,7 @@ class access_recorder {
     a.alu_before = pending_alu_;
     pending_alu_ = {};
     grouper_->add(lane_, a);
-    const bool write = kind == access_kind::store;
-    if (b.space == memory_space::lds) {
-      touches_->lds.push_back({static_cast<std::uint32_t>(address), static_cast<std::uint32_t>(address + static_cast<address_t>(width)),
-                               label_, b.id, static_cast<std::uint32_t>(b.base), thread_, write, atomic});
-      touches_->lds_writes = touches_->lds_writes || write;
-    } else {
-      touches_->global.push_back({address, address + static_cast<address_t>(width), b.base, b.space, write, atomic, block_,
-                                  thread_, interval_, label_, b.id});
-    }
+    add_touch(*touches_, b, kind == access_kind::store, atomic, address, address + static_cast<address_t>(width));
     return {0, n};
   }
   // record's general case: any access, with its bounds and alignment checks and reports.
@@ -109,6 +101,21 @@ class access_recorder {
   detail::interval_touches* touches_ = nullptr;  // its workgroup's open interval's (block_state::touches)
   alu_work pending_alu_;                // stated since the last access
   std::vector<alu_work> alu_tails_;     // per finished interval: pending_alu_ at its barrier
+  static constexpr index_t tracked_range = index_t{1} << 48;  // element offsets and byte addresses followed
+  static constexpr index_t max_elements = index_t{1} << 24;   // elements in one vector access followed
+  // The natural alignment of a width >= 1: its lowest set bit, at most 16. 12 -> 4, 32 -> 16.
+  static index_t natural_alignment(index_t width) { return std::min<index_t>(width & -width, 16); }
+  // Appends bytes [begin, end) of buffer b to the interval's LDS or global touches.
+  [[gnu::always_inline]] void add_touch(detail::interval_touches& t, const buffer_ref& b, bool write, bool atomic,
+                                        address_t begin, address_t end) {
+    if (b.space == memory_space::lds) {
+      t.lds.push_back({static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(end), label_, b.id,
+                       static_cast<std::uint32_t>(b.base), thread_, write, atomic});
+      t.lds_writes = t.lds_writes || write;
+    } else {
+      t.global.push_back({begin, end, b.base, b.space, write, atomic, block_, thread_, interval_, label_, b.id});
+    }
+  }
   // Reports an access with elements outside its buffer (outside > 0) or misaligned (misalignment: its alignment).
   void report_stray(const buffer_ref& b, access_kind kind, bool atomic, index_t offset, index_t n, index_t outside,
                     index_t byte_offset, index_t width, address_t where, index_t misalignment);

@@ -10,7 +10,6 @@ namespace tilesim::sim {
 
 namespace {
 
-// Sorted, coalesced union of ranges (overlapping or adjacent ranges join).
 // The maximal runs of bytes covered by dense ranges, from a bitmap of [lo, hi): no sort. A 64 x 64 GEMM tile's
 // 4096 16-byte loads of A and B become two runs in one pass over 32 KiB of bits.
 byte_ranges coalesced_dense(const byte_ranges& r, address_t lo, address_t hi) {
