@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "sim/engine/byte_bitmap.hpp"
+
 namespace tilesim::sim {
 
 namespace {
@@ -15,11 +17,7 @@ namespace {
 byte_ranges coalesced_dense(const byte_ranges& r, address_t lo, address_t hi) {
   std::vector<std::uint64_t> bits((hi - lo + 63) / 64, 0);
   for (const auto& [b, e] : r)
-    for (address_t x = b - lo, end = e - lo; x < end;) {
-      const address_t word = x / 64, bit = x % 64, n = std::min<address_t>(64 - bit, end - x);
-      bits[word] |= (n == 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << n) - 1)) << bit;
-      x += n;
-    }
+    detail::for_each_word_mask(b - lo, e - lo, [&](std::size_t word, std::uint64_t mask) { bits[word] |= mask; });
   byte_ranges out;
   address_t run = 0;
   bool open = false;
@@ -51,7 +49,7 @@ byte_ranges coalesced(byte_ranges r) {
     hi = std::max(hi, e);
     bytes += e - b;
   }
-  if (hi - lo <= (address_t{1} << 24) && hi - lo <= 64 * bytes) return coalesced_dense(r, lo, hi);
+  if (detail::bitmap_pays(hi - lo, bytes)) return coalesced_dense(r, lo, hi);
   std::sort(r.begin(), r.end());
   byte_ranges out;
   for (const auto& x : r) {

@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include "sim/engine/block_state.hpp"
+#include "sim/engine/byte_bitmap.hpp"
 #include "sim/engine/grouping.hpp"
 #include "sim/engine/wave_grouper.hpp"
 
@@ -38,15 +39,15 @@ std::string message_of(const std::exception_ptr& e) {
 bool dense_write_overlaps(const std::vector<touch>& touches, address_t lo, address_t hi) {
   const std::size_t words = static_cast<std::size_t>((hi - lo + 63) / 64);
   std::vector<std::uint64_t> touched(words, 0), written(words, 0);
-  for (const touch& t : touches)
-    for (address_t x = t.begin - lo, end = t.end - lo; x < end;) {
-      const address_t word = x / 64, bit = x % 64, n = std::min<address_t>(64 - bit, end - x);
-      const std::uint64_t mask = (n == 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << n) - 1)) << bit;
-      if (((t.write ? touched[word] : written[word]) & mask) != 0) return true;
+  bool overlap = false;
+  for (const touch& t : touches) {
+    detail::for_each_word_mask(t.begin - lo, t.end - lo, [&](std::size_t word, std::uint64_t mask) {
+      overlap = overlap || ((t.write ? touched[word] : written[word]) & mask) != 0;
       touched[word] |= mask;
       if (t.write) written[word] |= mask;
-      x += n;
-    }
+    });
+    if (overlap) return true;
+  }
   return false;
 }
 
@@ -69,7 +70,7 @@ bool write_overlaps(const std::vector<touch>& touches) {
     bytes += t.end - t.begin;
     one_space = one_space && t.space == touches[0].space;
   }
-  if (one_space && hi - lo <= (address_t{1} << 24) && hi - lo <= 64 * bytes) return dense_write_overlaps(touches, lo, hi);
+  if (one_space && detail::bitmap_pays(hi - lo, bytes)) return dense_write_overlaps(touches, lo, hi);
   std::vector<range> r;
   r.reserve(touches.size());
   for (const touch& t : touches) r.push_back({static_cast<int>(t.space), t.begin, t.end, t.write});
