@@ -23,8 +23,7 @@ std::uint32_t piece_width(const lane_access& a, std::uint32_t p, int split) {
 
 // What a lane did at one position, as a report names it: "label 'st', 4-byte lds store".
 std::string signature(const lane_access& a, std::uint32_t width, const std::vector<std::string>& labels) {
-  return "label '" + labels[static_cast<std::size_t>(a.label)] + "', " + std::to_string(width) + "-byte " +
-         space_name(a.space) + " " + (a.atomic ? "atomic add" : kind_name(a.kind));
+  return access_description(labels[static_cast<std::size_t>(a.label)], width, a.space, a.kind, a.atomic);
 }
 
 // A lane's walk through its accesses of one interval, piece by piece.
@@ -164,17 +163,24 @@ void group_interval(const std::vector<std::span<const lane_access>>& threads, in
     for (int op = 0; op < alu_op_count; ++op) tail[op] += carried[op];
     rec.alu_tail.push_back(tail);
     // Lanes that issued different numbers of instructions in the interval diverged.
-    bool diverged = false;
-    for (int l = 0; l < lanes; ++l) diverged = diverged || counts[static_cast<std::size_t>(l)] != counts[0];
-    if (diverged) {
-      std::map<std::uint64_t, std::vector<int>> by_count;
-      for (int l = 0; l < lanes; ++l) by_count[counts[static_cast<std::size_t>(l)]].push_back(l);
-      divergence d{block, w, interval, {}};
-      for (const auto& [count, ids] : by_count)
-        d.lanes.push_back({std::to_string(count) + (count == 1 ? " instruction" : " instructions"), ids});
-      g.divergences.push_back(std::move(d));
-    }
+    if (auto d = divergence_of(block, w, interval, counts)) g.divergences.push_back(std::move(*d));
   }
+}
+
+std::string access_description(const std::string& label, std::uint32_t width, memory_space space, access_kind kind,
+                               bool atomic) {
+  return "label '" + label + "', " + std::to_string(width) + "-byte " + space_name(space) + " " +
+         (atomic ? "atomic add" : kind_name(kind));
+}
+
+std::optional<divergence> divergence_of(int block, int wave, int interval, std::span<const std::uint64_t> counts) {
+  if (std::all_of(counts.begin(), counts.end(), [&](std::uint64_t c) { return c == counts[0]; })) return std::nullopt;
+  std::map<std::uint64_t, std::vector<int>> by_count;
+  for (std::size_t l = 0; l < counts.size(); ++l) by_count[counts[l]].push_back(static_cast<int>(l));
+  divergence d{block, wave, interval, {}};
+  for (const auto& [count, ids] : by_count)
+    d.lanes.push_back({std::to_string(count) + (count == 1 ? " instruction" : " instructions"), ids});
+  return d;
 }
 
 }  // namespace tilesim::sim

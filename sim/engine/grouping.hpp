@@ -29,6 +29,7 @@
 // issues what its busiest lane needs); a split access carries its arithmetic on its first piece.
 #pragma once
 
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -60,5 +61,14 @@ grouping group_accesses(const std::vector<const std::vector<lane_access>*>& thre
 void group_interval(const std::vector<std::span<const lane_access>>& threads, int block, int wave_size, int interval,
                     int split_bytes, const std::vector<std::string>& labels, const std::vector<alu_work>& tails,
                     grouping& g, bool empty_instructions_issue = true);
+
+// What a lane did at one position, as reports name it: access_description("st", 4, lds, store, false) ==
+// "label 'st', 4-byte lds store".
+std::string access_description(const std::string& label, std::uint32_t width, memory_space space, access_kind kind,
+                               bool atomic);
+
+// The divergence of wave `wave` in `interval` when its lanes issued different numbers of instructions (counts[l]
+// for lane l), else none: {3, 1, 1} -> lanes grouped as "1 instruction" {1, 2} and "3 instructions" {0}.
+std::optional<divergence> divergence_of(int block, int wave, int interval, std::span<const std::uint64_t> counts);
 
 }  // namespace tilesim::sim

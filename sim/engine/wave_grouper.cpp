@@ -5,6 +5,8 @@
 #include <map>
 #include <stdexcept>
 
+#include "sim/engine/grouping.hpp"
+
 namespace tilesim::sim {
 
 wave_grouper::wave_grouper(int lanes, int wave_size, int split_bytes, bool empty_instructions_issue,
@@ -64,8 +66,7 @@ void wave_grouper::take_reference(std::size_t row, int lane, const signature& s)
 }
 
 std::string wave_grouper::describe(const signature& s) const {
-  return "label '" + (*labels_)[static_cast<std::size_t>(s.label)] + "', " + std::to_string(s.width) + "-byte " +
-         space_name(s.space) + " " + (s.atomic ? "atomic add" : kind_name(s.kind));
+  return access_description((*labels_)[static_cast<std::size_t>(s.label)], s.width, s.space, s.kind, s.atomic);
 }
 
 void wave_grouper::finish(int block, int wave, int interval, std::span<const alu_work> tails, wave_record& rec,
@@ -107,14 +108,7 @@ void wave_grouper::finish(int block, int wave, int interval, std::span<const alu
   for (int op = 0; op < alu_op_count; ++op) tail[op] += carried[op];
   rec.alu_tail.push_back(tail);
   // Lanes that issued different numbers of instructions in the interval diverged.
-  if (std::any_of(count_.begin(), count_.end(), [&](std::uint64_t c) { return c != count_[0]; })) {
-    std::map<std::uint64_t, std::vector<int>> by_count;
-    for (int l = 0; l < lanes_; ++l) by_count[count_[static_cast<std::size_t>(l)]].push_back(l);
-    divergence d{block, wave, interval, {}};
-    for (const auto& [count, ids] : by_count)
-      d.lanes.push_back({std::to_string(count) + (count == 1 ? " instruction" : " instructions"), ids});
-    divergences.push_back(std::move(d));
-  }
+  if (auto d = divergence_of(block, wave, interval, count_)) divergences.push_back(std::move(*d));
   reset();
 }
 
