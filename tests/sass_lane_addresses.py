@@ -45,8 +45,7 @@ def wavefronts(kernel):
 
 def memory_stream(kernel):
     """(opcode family, lane addresses) of each memory instruction but the clock's STG.E.64."""
-    return [(op.split('.')[0], addrs) for _, op, addrs in sla.accesses(sla.kernel_text(DUMP, kernel), 256)
-            if op != 'STG.E.64']
+    return [(op.split('.')[0], addrs) for _, op, addrs in sla.memory_stream(DUMP, kernel)]
 
 
 points = {p['name']: p for p in json.load(open(os.path.join(root, 'gpu', 'recordings', 'h100-zero-overhead.json')))['points']}

@@ -185,17 +185,20 @@ def describe(pc, op, addrs, wave=32):
     return '%04x %-22s sectors per warp %s, lines per warp %s' % (pc, op, sorted(set(sectors)), sorted(set(lines)))
 
 
+def memory_stream(dump, kernel, threads=256):
+    """accesses() of a kernel of `dump` but the clock's own store (STG.E.64)."""
+    return [a for a in accesses(kernel_text(dump, kernel), threads) if a[1] != 'STG.E.64']
+
+
 def main(argv):
     """Prints one kernel's memory instructions, or compares two kernels' lane addresses."""
     if len(argv) not in (3, 4):
         sys.exit(__doc__.split('WORKED EXAMPLE')[0] + '\nusage: sass_lane_addresses.py DUMP KERNEL [KERNEL2] (256 threads)')
-    first = accesses(kernel_text(argv[1], argv[2]), 256)
-    for pc, op, addrs in first:
-        if op != 'STG.E.64':  # the clock's own store
-            print(describe(pc, op, addrs))
+    mine = memory_stream(argv[1], argv[2])
+    for pc, op, addrs in mine:
+        print(describe(pc, op, addrs))
     if len(argv) == 4:
-        second = [a for a in accesses(kernel_text(argv[1], argv[3]), 256) if a[1] != 'STG.E.64']
-        mine = [a for a in first if a[1] != 'STG.E.64']
+        second = memory_stream(argv[1], argv[3])
         same_ops = [a[1].split('.')[0] for a in mine] == [b[1].split('.')[0] for b in second]
         differ = [a[1] for a, b in zip(mine, second) if a[2] != b[2]]
         if same_ops and not differ:

@@ -13,7 +13,8 @@
 #       machine's cache lacks.
 #   bash gpu/props/record_props.sh BUNDLE OUT fault [CASES] [SEED]
 #       the fault run alone.
-# PROPS_ARGS adds options to the property run and the counters call (e.g. PROPS_ARGS='--counters-metrics hardware').
+# PROPS_ARGS adds options to the property run and the counters call (e.g. PROPS_ARGS='--counters-batch 25' for the
+# counters call, which COUNTERS_BATCH does not reach).
 # Writes OUT/PREFIX.json (the report: gpu/recordings/ keeps it, the CPU test gpu-props replays it), OUT/PREFIX.log
 # (stdout: verdicts, a failure's minimal case and kernel source) and OUT/PREFIX.err (stderr: progress bars),
 # PREFIX = props-h100 (the GPU's short name) and props-h100-fault. Each step runs under `timeout`, so a step that
