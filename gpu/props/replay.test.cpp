@@ -20,11 +20,10 @@ TEST_SUITE("props-gpu") {
 
 // The measured cases of a props recording whose simulated counters differ from the GPU's, by recording, each with
 // its cause; none today. gpu/recordings/props-h100.json (H100, 2026-11-27, kernels with lds_loads::as_written):
-// 250 of 500 measured, all 250 equal. Its predecessor (2026-11-25, kernels that let nvcc merge LDS loads) had 26 of
+// all 500 measured, all 500 equal. Its predecessor (2026-11-25, kernels that let nvcc merge LDS loads) had 26 of
 // 500 differing, every one in the LDS load counters: 10 "widened" (nvcc merged a lane's neighbouring LDS loads whose
 // alignment it proved, case 119: 5 ld.shared.v4.u32 for 10 loads of 8 bytes) and 16 "fewer loads past the tensor".
-// The 12 of those 26 among today's measured cases (41, 47, 60, 77, 104, 119, 152, 159, 195, 208, 241, 247; the same
-// programs) now agree, the 6 past-tensor ones included: they were widening too.
+// All 26 (the same programs) now agree, the 16 past-tensor ones included: they were widening too.
 const std::map<std::string, std::set<int>> known_differing = {};
 
 // The median |cycle error| today's model gives over props-h100.json's 500 cases (the recording's own simulator
