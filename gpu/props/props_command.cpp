@@ -3,6 +3,7 @@
 // counters_pass.cpp).
 #include "gpu/props/props_command.hpp"
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -26,6 +27,7 @@
 #include "gpu/props/props_report.hpp"
 #include "gpu/props/props_sim.hpp"
 #include "gpu/props/props_internal.hpp"
+#include "gpu/props/sanitizer_verdict.hpp"
 #include "gpu/props/shrink.hpp"
 
 namespace tilesim::gpu::props {
@@ -150,11 +152,9 @@ std::string sanitize(const std::vector<props_case>& cases, const options& o, con
   const int status = std::system(command.c_str());
   std::stringstream s;
   s << std::ifstream(log).rdbuf();
-  const std::string text = s.str();
-  // Clean when the tool found nothing; props-pass's own exit 1 (an output differs) is the run's verdict, not the tool's.
-  if (text.find("ERROR SUMMARY: 0 errors") != std::string::npos) return "";
-  const std::size_t at = text.find("ERROR SUMMARY");
-  return "status " + std::to_string(status) + ": " + (at == std::string::npos ? text.substr(0, 400) : text.substr(at, 200));
+  // props-pass's own exit 1 (an output differs) is the run's verdict, not the tool's: only the tool's 3 counts here.
+  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return sanitizer_findings(tool, code == 1 ? 0 : code, s.str());
 }
 
 // The case(s) of a JSON file: an array of cases, one case, or a report row {"case": ...}; usage_error if bad.

@@ -10,10 +10,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <regex>
 #include <sstream>
 #include <type_traits>
 
+#include "gpu/props/cubin_info.hpp"
 #include "gpu/props/kernel_source.hpp"
 
 #ifndef TILESIM_SOURCE_ROOT
@@ -208,8 +210,16 @@ std::string cache_stem(const std::string& source, const rtc_options& o) {
 }
 
 void parse_info(const std::string& name, const rtc_options& o, compiled_kernel& k) {
-  if (o.backend == rtc_backend::hipcc) parse_amd_info(k.cubin, name, k);
-  else parse_ptxas_info(k.log, name, k);
+  if (o.backend == rtc_backend::hipcc) {
+    parse_amd_info(k.cubin, name, k);
+  } else if (!parse_ptxas_info(k.log, name, k) && k.ok) {
+    // No ptxas lines for it (NVRTC's log can come back empty): the cubin's own attributes; spills live in the frame.
+    if (const std::optional<cubin_frame_info> f = cubin_frame(k.cubin, name)) {
+      k.stack_bytes = f->frame_bytes;
+      k.spill_store_bytes = k.spill_load_bytes = f->frame_bytes == 0 ? 0 : -1;
+      k.registers = f->registers;
+    }
+  }
 }
 }  // namespace
 

@@ -11,7 +11,9 @@
 //          device-only assembly (-S), as gpu/amd builds its kernels; the "module" is the assembly text and
 //          stack_bytes is its "; ScratchSize:" (hipRTC 5.2 has no C++ standard library headers, and libcu++,
 //          which maps them for NVRTC, is CUDA-only; so the AMD path runs hipcc).
-// Both report ptxas's "bytes stack frame", spills and registers for the kernel, parsed from the log. A module is
+// Both report ptxas's "bytes stack frame", spills and registers for the kernel, parsed from the log, or, where
+// the log has no lines for it (NVRTC's log sometimes comes back empty), the frame and registers the cubin itself
+// records (cubin_info.hpp; spills then 0 when the frame is 0, else unknown). A module is
 // cached as <cache>/<hash>.cubin and <hash>.log, hash = FNV-1a of (back end, options, source): a re-run or a
 // shrinking step that meets the same source loads it instead of compiling.
 //

@@ -4,9 +4,12 @@
 #include <sys/resource.h>
 
 #include <cstdlib>
+#include <filesystem>
+#include <optional>
 #include <thread>
 
 #include "gpu/props/compile_batch.hpp"
+#include "gpu/props/cubin_info.hpp"
 #include "gpu/props/kernel_source.hpp"
 #include "gpu/props/props_generators.hpp"
 #include "gpu/props/rtc_compiler.hpp"
@@ -50,6 +53,51 @@ TEST_CASE("ptxas info is parsed per kernel") {
   CHECK(k.spill_load_bytes == 8);
   CHECK(k.registers == 30);
   CHECK_FALSE(parse_ptxas_info(log, "k2", k));
+}
+
+// Law: the CUBIN records what ptxas -v reports: for generated kernels and for one with a real stack frame (a local
+// array whose address a call takes), cubin_frame's registers and frame size equal the log's; an empty log (as NVRTC gave
+// for a few kernels on the H100) still yields them, from the cubin, with spills 0 when the frame is 0.
+TEST_CASE("the cubin's attributes give ptxas's registers and stack frame") {
+  rtc_options o;
+  o.root = find_root(".");
+  std::vector<std::pair<std::string, std::string>> kernels;  // name, source
+  for (int i = 0; i < 2; ++i) {
+    const props_case c = generate_case(18, i).value();
+    kernels.emplace_back(kernel_name(c), kernel_source(c, kernel_name(c)));
+  }
+  kernels.emplace_back("framed", "__device__ __noinline__ int pick(int* a, int i) { return a[i]; }\n"
+                                 "extern \"C\" __global__ void framed(int* p, int i) {\n"
+                                 "  int a[16];\n  for (int k = 0; k < 16; ++k) a[k] = p[k];\n  p[0] = pick(a, i & 15);\n}\n");
+  for (const auto& [name, source] : kernels) {
+    const compiled_kernel k = compile_kernel(source, name, o);
+    INFO(name, " log:\n", k.log);
+    REQUIRE(k.ok);
+    REQUIRE(k.stack_bytes >= 0);  // from the log
+    const std::optional<cubin_frame_info> f = cubin_frame(k.cubin, name);
+    REQUIRE(f.has_value());
+    CHECK(f->registers == k.registers);
+    CHECK(f->frame_bytes == k.stack_bytes);
+    CHECK(f->min_stack_bytes >= f->frame_bytes);
+    if (name == "framed") CHECK(k.stack_bytes == 64);  // the 16 ints a call takes the address of
+    // The same module as a cache entry whose log is empty, as NVRTC returned it on the H100.
+    rtc_options cache = o;
+    cache.cache = "build/tilesim-cubin-info-test/" + name;
+    std::filesystem::remove_all(cache.cache);
+    std::filesystem::create_directories(cache.cache);
+    REQUIRE(compile_kernel(source, name, cache).ok);
+    for (const auto& entry : std::filesystem::directory_iterator(cache.cache))
+      if (entry.path().extension() == ".log") std::filesystem::resize_file(entry.path(), 0);
+    compiled_kernel reread;
+    REQUIRE(cached_kernel(source, name, cache, reread));
+    CHECK(reread.stack_bytes == k.stack_bytes);
+    CHECK(reread.registers == k.registers);
+    CHECK(reread.spill_store_bytes == (k.stack_bytes == 0 ? 0 : -1));
+  }
+  CHECK_FALSE(cubin_frame(std::string(100, 'x'), "framed").has_value());  // not an ELF
+  const compiled_kernel one = compile_kernel(kernels.back().second, "framed", o);
+  CHECK_FALSE(cubin_frame(one.cubin, "absent").has_value());
+  CHECK_FALSE(cubin_frame(one.cubin.substr(0, one.cubin.size() / 2), "framed").has_value());  // cut short
 }
 
 // Law: a bad source is a failed compile with the compiler's message, not a crash.
