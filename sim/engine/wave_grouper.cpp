@@ -39,6 +39,7 @@ void wave_grouper::add_rows(int lane, const lane_access& a) {
       exceptions_.push_back({k, lane, s});
       ++state_[k].exceptions;
     }
+    if (p == 0) merge_alu(state_[k], a);
     merge(state_[k], a, static_cast<std::size_t>(lane) * rows_per_lane_ + k, p);
   }
   count += pieces;
