@@ -60,8 +60,8 @@ element_range access_recorder::record_any(const buffer_ref& b, access_kind kind,
   return r;
 }
 
-bool access_recorder::record_common(const buffer_ref& b, access_kind kind, index_t base, std::span<const index_t> offsets,
-                                    index_t n, std::span<const unsigned char> valid) {
+bool access_recorder::record_common(const buffer_ref& b, access_kind kind, index_t base,
+                                    std::span<const index_t> offsets, index_t n, std::span<const unsigned char> valid) {
   const common_offsets ok = common(b, n);
   for (std::size_t i = 0; i < offsets.size(); ++i)
     if ((!valid.empty() && valid[i] == 0) || !ok.holds(b, base + offsets[i])) return false;

@@ -60,7 +60,8 @@ class access_recorder {
     if (!valid || !common(b, n).holds(b, offset)) return record_any(b, kind, offset, n, valid, atomic);
     const address_t address = address_of(b, offset);
     grouper_->add(lane_, common_access(b, kind, address, n, atomic));
-    add_touch(*touches_, b, kind == access_kind::store, atomic, address, address + static_cast<address_t>(n * b.element_bytes));
+    const auto width = static_cast<address_t>(n * b.element_bytes);
+    add_touch(*touches_, b, kind == access_kind::store, atomic, address, address + width);
     return {0, n};
   }
   // Logs offsets.size() vector accesses of n elements, access i at element base + offsets[i] and valid when valid
@@ -105,7 +106,8 @@ class access_recorder {
   };
   common_offsets common(const buffer_ref& b, index_t n) const {
     if (n <= 0 || n > max_elements || touches_ == nullptr || n * b.element_bytes > index_t{0xffffffff}) return {};
-    return {std::min(b.count - n, tracked_range - 1), static_cast<address_t>(natural_alignment(n * b.element_bytes) - 1)};
+    const index_t alignment = natural_alignment(n * b.element_bytes);
+    return {std::min(b.count - n, tracked_range - 1), static_cast<address_t>(alignment - 1)};
   }
   static address_t address_of(const buffer_ref& b, index_t offset) {
     return b.base + static_cast<address_t>(offset * b.element_bytes);
