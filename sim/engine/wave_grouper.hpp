@@ -61,7 +61,7 @@ class wave_grouper {
       const auto row = static_cast<std::size_t>(rows);
       if (one_piece && row < state_.size() && lane >= state_[row].ref && state_[row].sig == s) {
         if (k == 0) merge_alu(state_[row], next);
-        merge(state_[row], next, static_cast<std::size_t>(lane) * rows_per_lane_ + row, 0);
+        merge(state_[row], next, lane, 0);
         ++rows;
       } else {
         add_rows(lane, next);
@@ -97,6 +97,7 @@ class wave_grouper {
     int buffer = 0;          // the lanes' buffer, -1 when they differ
     bool active = false;     // some lane shows an address
     alu_work alu;            // per class, the most any lane stated before its access (first pieces only)
+    std::vector<address_t> address;  // per lane of the wave (no_address: none), moved into its instruction
   };
   struct exception {
     std::size_t row = 0;
@@ -106,18 +107,17 @@ class wave_grouper {
 
   // The general add: piece by piece, rows made, references taken and exceptions noted as needed.
   void add_rows(int lane, const lane_access& a);
-  // Room for row `row` in every lane's slots (the slots' layout doubles).
-  void make_room(std::size_t row);
   // The arithmetic stated before access a into row r (with a's first piece).
   static void merge_alu(row_state& r, const lane_access& a) {
     for (int op = 0; op < alu_op_count; ++op) r.alu[op] = std::max(r.alu[op], a.alu_before[op]);
   }
-  // Piece p of access a into row r, whose lane slot is addresses_[slot]: buffer, activity, address.
-  void merge(row_state& r, const lane_access& a, std::size_t slot, std::uint32_t p) {
+  // Piece p of lane `lane`'s access a into row r: buffer, activity, address.
+  void merge(row_state& r, const lane_access& a, int lane, std::uint32_t p) const {
     if (r.buffer != a.buffer) r.buffer = -1;
     if (a.active) {
       r.active = true;
-      if (a.address != no_address) addresses_[slot] = a.address + static_cast<address_t>(p) * static_cast<address_t>(split_);
+      if (a.address != no_address)
+        r.address[static_cast<std::size_t>(lane)] = a.address + static_cast<address_t>(p) * static_cast<address_t>(split_);
     }
   }
   // Makes row `row` lane `lane`'s (a lower lane than its reference arrived).
@@ -129,9 +129,6 @@ class wave_grouper {
   bool empty_issue_;
   const std::vector<std::string>* labels_;
   std::vector<row_state> state_;        // per row of the open interval
-  std::vector<address_t> addresses_;    // lane l's row k: [l * rows_per_lane_ + k] (a lane's run of accesses
-                                        // writes consecutive slots); no_address beyond the open rows
-  std::size_t rows_per_lane_ = 0;
   std::vector<exception> exceptions_;   // every row's, in the order found
   std::vector<std::uint64_t> count_;    // per lane: rows reached
 };
