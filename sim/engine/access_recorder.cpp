@@ -60,6 +60,33 @@ element_range access_recorder::record_any(const buffer_ref& b, access_kind kind,
   return r;
 }
 
+bool access_recorder::record_common(const buffer_ref& b, access_kind kind, index_t base,
+                                    std::span<const index_t> offsets, index_t n, std::span<const unsigned char> valid) {
+  const common_offsets ok = common(b, n);
+  for (std::size_t i = 0; i < offsets.size(); ++i)
+    if ((!valid.empty() && valid[i] == 0) || !ok.holds(b, base + offsets[i])) return false;
+  if (offsets.empty()) return true;
+  const auto width = static_cast<address_t>(n * b.element_bytes);
+  grouper_->add_run(lane_, common_access(b, kind, address_of(b, base + offsets[0]), n, false), offsets.size(),
+                    [&](std::size_t i) { return address_of(b, base + offsets[i]); });
+  detail::interval_touches& t = *touches_;
+  if (kind == access_kind::load && b.space == memory_space::lds) {  // a run of reads, kept compact
+    const std::size_t first = t.lds_read_begins.size();
+    t.lds_read_runs.push_back({t.lds.size(), first, offsets.size(), static_cast<std::uint32_t>(width), label_, b.id,
+                               static_cast<std::uint32_t>(b.base), thread_});
+    t.lds_read_begins.resize(first + offsets.size());
+    std::uint32_t* begins = t.lds_read_begins.data() + first;
+    for (std::size_t i = 0; i < offsets.size(); ++i)
+      begins[i] = static_cast<std::uint32_t>(address_of(b, base + offsets[i]));
+    return true;
+  }
+  for (const index_t offset : offsets) {
+    const address_t address = address_of(b, base + offset);
+    add_touch(t, b, kind == access_kind::store, false, address, address + width);
+  }
+  return true;
+}
+
 void access_recorder::report_stray(const buffer_ref& b, access_kind kind, bool atomic, index_t offset, index_t n,
                                    index_t outside, index_t byte_offset, index_t width, address_t where,
                                    index_t misalignment) {

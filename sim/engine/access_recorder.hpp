@@ -9,7 +9,8 @@
 // that may move: those inside the buffer, and none when the vector is invalid. Elements outside the buffer
 // are reported (thread, lane, buffer, byte offset) and never reach host memory: reads give T{}, writes are
 // dropped. A valid access whose address is not a multiple of its natural alignment (the largest power of
-// two dividing its width, at most 16) is reported as misaligned (the GPU faults or splits it).
+// two dividing its width, at most 16) is reported as misaligned (the GPU faults or splits it). record_common logs
+// a run of common accesses (a tile window's) in one call, exactly as that many calls of record would.
 //
 // WORKED EXAMPLE. A 64-float LDS allocation at LDS byte 256; thread 5 stores 4 floats at element 62:
 //   record({lds, 0, 256, 64, 4}, store, 62, 4, true, false) == {0, 2}   (elements 62, 63 move)
@@ -20,6 +21,7 @@
 #pragma once
 
 #include <algorithm>
+#include <span>
 #include <vector>
 
 #include "sim/engine/interval_touches.hpp"
@@ -55,31 +57,19 @@ class access_recorder {
   // access (valid, inside its buffer, naturally aligned, in a running workgroup); record_any takes every other.
   [[gnu::always_inline]] element_range record(const buffer_ref& b, access_kind kind, index_t offset, index_t n, bool valid,
                                               bool atomic) {
-    const index_t eb = b.element_bytes;
-    if (!valid || n <= 0 || offset < 0 || offset >= tracked_range || n > b.count - offset || n > max_elements ||
-        touches_ == nullptr)
-      return record_any(b, kind, offset, n, valid, atomic);
-    const index_t width = n * eb;
-    const address_t address = b.base + static_cast<address_t>(offset * eb);
-    if (width > index_t{0xffffffff} || (address & static_cast<address_t>(natural_alignment(width) - 1)) != 0)
-      return record_any(b, kind, offset, n, valid, atomic);
-    lane_access a;
-    a.address = address;
-    a.buffer = b.id;
-    a.label = label_;
-    a.interval = interval_;
-    a.width = static_cast<std::uint32_t>(width);
-    a.kind = kind;
-    a.space = b.space;
-    a.valid = a.active = true;
-    a.atomic = atomic;
-    a.matrix_load = matrix_load_;
-    a.alu_before = pending_alu_;
-    pending_alu_ = {};
-    grouper_->add(lane_, a);
-    add_touch(*touches_, b, kind == access_kind::store, atomic, address, address + static_cast<address_t>(width));
+    if (!valid || !common(b, n).holds(b, offset)) return record_any(b, kind, offset, n, valid, atomic);
+    const address_t address = address_of(b, offset);
+    grouper_->add(lane_, common_access(b, kind, address, n, atomic));
+    const auto width = static_cast<address_t>(n * b.element_bytes);
+    add_touch(*touches_, b, kind == access_kind::store, atomic, address, address + width);
     return {0, n};
   }
+  // Logs offsets.size() vector accesses of n elements, access i at element base + offsets[i] and valid when valid
+  // is empty or valid[i] != 0, as that many calls of record (not atomic) would, when every one is a common access
+  // (all its elements move); returns false, having logged nothing, when one is not (the caller then records them
+  // one by one). One call for a tile window's accesses: the checks and the lane_access are set up once.
+  bool record_common(const buffer_ref& b, access_kind kind, index_t base, std::span<const index_t> offsets, index_t n,
+                     std::span<const unsigned char> valid);
   // record's general case: any access, with its bounds and alignment checks and reports.
   element_range record_any(const buffer_ref& b, access_kind kind, index_t offset, index_t n, bool valid, bool atomic);
 
@@ -105,6 +95,40 @@ class access_recorder {
   static constexpr index_t max_elements = index_t{1} << 24;   // elements in one vector access followed
   // The natural alignment of a width >= 1: its lowest set bit, at most 16. 12 -> 4, 32 -> 16.
   static index_t natural_alignment(index_t width) { return std::min<index_t>(width & -width, 16); }
+  // The element offsets at which a valid access of n elements of one buffer is common: inside the buffer and the
+  // followed ranges, naturally aligned, in a running workgroup. Set up once for any number of offsets.
+  struct common_offsets {
+    index_t last = -1;                 // the last such offset (-1: none)
+    address_t misalignment_bits = 0;   // address bits that must be zero
+    bool holds(const buffer_ref& b, index_t offset) const {
+      return offset >= 0 && offset <= last && (address_of(b, offset) & misalignment_bits) == 0;
+    }
+  };
+  common_offsets common(const buffer_ref& b, index_t n) const {
+    if (n <= 0 || n > max_elements || touches_ == nullptr || n * b.element_bytes > index_t{0xffffffff}) return {};
+    const index_t alignment = natural_alignment(n * b.element_bytes);
+    return {std::min(b.count - n, tracked_range - 1), static_cast<address_t>(alignment - 1)};
+  }
+  static address_t address_of(const buffer_ref& b, index_t offset) {
+    return b.base + static_cast<address_t>(offset * b.element_bytes);
+  }
+  // The lane_access of a common access of n elements at `address`; it carries the arithmetic stated since the last.
+  lane_access common_access(const buffer_ref& b, access_kind kind, address_t address, index_t n, bool atomic) {
+    lane_access a;
+    a.address = address;
+    a.buffer = b.id;
+    a.label = label_;
+    a.interval = interval_;
+    a.width = static_cast<std::uint32_t>(n * b.element_bytes);
+    a.kind = kind;
+    a.space = b.space;
+    a.valid = a.active = true;
+    a.atomic = atomic;
+    a.matrix_load = matrix_load_;
+    a.alu_before = pending_alu_;
+    pending_alu_ = {};
+    return a;
+  }
   // Appends bytes [begin, end) of buffer b to the interval's LDS or global touches.
   [[gnu::always_inline]] void add_touch(detail::interval_touches& t, const buffer_ref& b, bool write, bool atomic,
                                         address_t begin, address_t end) {

@@ -42,10 +42,13 @@ struct label_table {
   std::unordered_map<std::string, int> numbers{{"", 0}};
   // Names recently asked for, by address (a program's string literals): a hit is checked against the name, so a
   // buffer whose text changed is looked up again; 256 threads labelling the same steps skip the hash lookup.
-  std::array<std::pair<const char*, int>, 16> recent{};
+  // The slot of an address is its top recent_bits after a Fibonacci multiply, so literals a few bytes apart (a
+  // program's labels, laid out one after another) land in different slots.
+  static constexpr int recent_bits = 6;
+  std::array<std::pair<const char*, int>, std::size_t{1} << recent_bits> recent{};
   // The number of `name`, added when new: intern("lds store") == 1 on a fresh table.
   int intern(const char* name) {
-    auto& slot = recent[(reinterpret_cast<std::uintptr_t>(name) >> 4) % recent.size()];
+    auto& slot = recent[(reinterpret_cast<std::uintptr_t>(name) * 0x9e3779b97f4a7c15ull) >> (64 - recent_bits)];
     if (name && slot.first == name && names[static_cast<std::size_t>(slot.second)] == name) return slot.second;
     std::string key = name ? name : "";
     auto [it, added] = numbers.emplace(std::move(key), static_cast<int>(names.size()));

@@ -6,6 +6,8 @@
 // load/store/add is one vector access: it is recorded (one lane_access) and then moves the elements the
 // recorder allows (inside the buffer, valid). load gives T{} for the others, as CK's buffer loads do;
 // store/add drop them. add is an atomic read-modify-write (the GPU side implements it with atomicAdd).
+// load_common / store_common take a tile window's vectors in one call: recorded exactly as that many loads or
+// stores, when every one is a common access (valid, inside the buffer, aligned), else left to the caller.
 //
 // WORKED EXAMPLE. In a program, thread t:
 //   auto tile = ctx.lds<float>(256);
@@ -18,6 +20,7 @@
 // outside [data, data + count); T is trivially copyable.
 #pragma once
 
+#include <span>
 #include <type_traits>
 
 #include "sim/engine/access_recorder.hpp"
@@ -58,6 +61,25 @@ class recording_buffer {
   void add(index_t offset, index_t n, const T* in, bool valid) const {
     const element_range r = record(access_kind::store, offset, n, valid, true);
     for (index_t j = r.begin; j < r.end; ++j) data_[offset + j] += in[j];
+  }
+  // Loads offsets.size() vectors of n elements, vector i at element base + offsets[i] (valid[i]: its guard; valid
+  // empty: all valid), recorded as that many calls of load would record them, and hands take(i, elements) each
+  // vector's n elements where they lie, when every access is a common one (access_recorder::record_common);
+  // false, with nothing recorded or read, otherwise (the caller then loads them one by one).
+  template <class Take>
+  bool load_common(index_t base, std::span<const index_t> offsets, index_t n, std::span<const unsigned char> valid,
+                   Take&& take) const {
+    if (!recorder_ || !recorder_->record_common(ref_, access_kind::load, base, offsets, n, valid)) return false;
+    for (std::size_t i = 0; i < offsets.size(); ++i) take(i, static_cast<const T*>(data_ + base + offsets[i]));
+    return true;
+  }
+  // The same for stores: put(i, elements) writes vector i's n elements where they lie.
+  template <class Put>
+  bool store_common(index_t base, std::span<const index_t> offsets, index_t n, std::span<const unsigned char> valid,
+                    Put&& put) const {
+    if (!recorder_ || !recorder_->record_common(ref_, access_kind::store, base, offsets, n, valid)) return false;
+    for (std::size_t i = 0; i < offsets.size(); ++i) put(i, data_ + base + offsets[i]);
+    return true;
   }
 
  private:

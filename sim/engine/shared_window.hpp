@@ -21,7 +21,9 @@
 //          (every thread starts elsewhere) stops keeping them, and each access walks as spec's does
 //          (walk_offsets: the same coordinate moves, on the shared descriptor).
 // What a thread records is unchanged: buffer.load / store / add with the same offset, count and validity, in
-// curve order. Strict mode (a reporter) runs on full(); windows over other buffers are spec's own code.
+// curve order; a load or store whose offsets come from a table or the affine form goes to the buffer as one run
+// (load_common / store_common: recorded as those calls would be, in one call) unless one access is not a common
+// one. Strict mode (a reporter) runs on full(); windows over other buffers are spec's own code.
 //
 // WHY EQUAL BYTES. Descriptors have no operator==; two descriptors whose object bytes are equal are equal
 // values (they hold integers and flags only), so a byte comparison never reuses a wrong entry. Unequal padding
@@ -39,6 +41,7 @@
 #include <cstddef>
 #include <cstring>
 #include <memory>
+#include <span>
 #include <type_traits>
 #include <unordered_map>
 #include <vector>
@@ -304,18 +307,16 @@ struct shared_tile_window {
       buffer.load(offset, n, vec, valid);
       for (index_t j = 0; j < n; ++j) dst[d + j * stride] = static_cast<T>(vec[j]);
     };
-    if constexpr (entry_type::affine) {
-      const index_t first = first_.offset();
-      for (index_t i = 0; i < p.traits.num_access; ++i) get(i, first + shared->delta[static_cast<std::size_t>(i)], true);
-    } else if (!shared->sharing()) {
-      walk_offsets(get);
-    } else {
-      const std::size_t slot = walk_slot();
-      for (index_t i = 0; i < p.traits.num_access; ++i) {
-        const std::size_t s = slot + static_cast<std::size_t>(i);
-        get(i, shared->offsets[s], shared->valid[s] != 0);
-      }
-    }
+    // All accesses recorded at once: vector i's elements read where they lie.
+    auto take = [&](std::size_t i, const value_type* from) {
+      const index_t d = shared->d[i];
+      for (index_t j = 0; j < n; ++j) dst[d + j * stride] = static_cast<T>(from[j]);
+    };
+    each_access(
+        [&](index_t base, std::span<const index_t> offsets, std::span<const unsigned char> valid) {
+          return buffer.load_common(base, offsets, n, valid, take);
+        },
+        get);
   }
   // Strict mode: spec's walk.
   template <class T, index_t C, class Report>
@@ -369,19 +370,39 @@ struct shared_tile_window {
       else
         buffer.add(offset, n, from, valid);
     };
+    // All stores recorded at once: vector i's elements written where they go.
+    auto put_in_place = [&](std::size_t i, value_type* to) {
+      const index_t d = shared->d[i];
+      for (index_t j = 0; j < n; ++j) to[j] = static_cast<value_type>(src[d + j * stride]);
+    };
+    each_access(
+        [&](index_t base, std::span<const index_t> offsets, std::span<const unsigned char> valid) {
+          return op == memory_op::store && buffer.store_common(base, offsets, n, valid, put_in_place);
+        },
+        put);
+  }
+
+  // Runs the window's accesses in curve order: all at once through all(base, offsets, valid) (access i at element
+  // base + offsets[i], valid when valid is empty or valid[i] != 0) where the table or the affine form knows them in
+  // advance and `all` takes them (returns true), else one by one through each(i, offset, valid).
+  template <class All, class Each>
+  void each_access(All&& all, Each&& each) const {
+    const auto count = static_cast<std::size_t>(shared->proto.traits.num_access);
     if constexpr (entry_type::affine) {
       const index_t first = first_.offset();
-      for (index_t i = 0; i < p.traits.num_access; ++i) put(i, first + shared->delta[static_cast<std::size_t>(i)], true);
+      if (all(first, std::span<const index_t>(shared->delta), std::span<const unsigned char>{})) return;
+      for (std::size_t i = 0; i < count; ++i) each(static_cast<index_t>(i), first + shared->delta[i], true);
     } else if (!shared->sharing()) {
-      walk_offsets(put);
+      walk_offsets(each);
     } else {
       const std::size_t slot = walk_slot();
-      for (index_t i = 0; i < p.traits.num_access; ++i) {
-        const std::size_t s = slot + static_cast<std::size_t>(i);
-        put(i, shared->offsets[s], shared->valid[s] != 0);
-      }
+      const std::span<const index_t> offsets(shared->offsets.data() + slot, count);
+      const std::span<const unsigned char> valid(shared->valid.data() + slot, count);
+      if (all(index_t{0}, offsets, valid)) return;
+      for (std::size_t i = 0; i < count; ++i) each(static_cast<index_t>(i), offsets[i], valid[i] != 0);
     }
   }
+
 };
 
 // make_tile_window over a view of recording buffers (found by argument-dependent lookup): spec's window, its

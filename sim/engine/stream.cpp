@@ -83,7 +83,9 @@ stream_result run_stream(const launch& config, global_memory& memory, detail::pr
     finished_cv.notify_all();
   };
 
-  {
+  if (jobs == 1 && !options.progress) {
+    work();  // one job and no progress to report: the calling thread runs it (no thread to start and join)
+  } else {
     std::vector<std::jthread> workers;
     for (int w = 0; w < jobs; ++w) workers.emplace_back(work);
     std::unique_lock<std::mutex> lock(m);

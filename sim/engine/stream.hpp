@@ -3,7 +3,8 @@
 // DEFINITION. run_stream(config, memory, program, options) runs the workgroups options.order names, in that
 // order, on options.jobs worker threads (std::jthread), each with its own workgroup_runner (fibers, LDS, label
 // table): a worker takes the next position of the order, runs that workgroup and passes its
-// finished_workgroup (record, finding counts) to options.on_finished, on the worker thread, then drops it.
+// finished_workgroup (record, finding counts) to options.on_finished, on the worker thread, then drops it (with
+// one job and no progress callback the calling thread is the worker: there is nothing to wait for).
 // Nothing of a workgroup outlives on_finished but a compact summary of the global bytes it touched
 // (grid_touch_map, for races between workgroups) and, when asked, its touches inside given byte ranges: what
 // the run holds is bounded by the workgroups in flight, not by the grid. With keep_labels = false (the

@@ -31,15 +31,16 @@ void wave_grouper::add_rows(int lane, const lane_access& a) {
     const signature s{a.label, splits ? std::min(split, a.width - p * split) : a.width, a.kind, a.space, a.atomic,
                       a.matrix_load};
     if (k == state_.size()) {
-      state_.push_back({s, lane, 0, a.buffer, false, {}});
-      if (k >= rows_per_lane_) make_room(k);
+      state_.push_back({s, lane, 0, a.buffer, false, {},
+                        std::vector<address_t>(static_cast<std::size_t>(wave_size_), no_address)});
     } else if (lane < state_[k].ref) {
       take_reference(k, lane, s);
     } else if (!(s == state_[k].sig)) {
       exceptions_.push_back({k, lane, s});
       ++state_[k].exceptions;
     }
-    merge(state_[k], a, static_cast<std::size_t>(lane) * rows_per_lane_ + k, p);
+    if (p == 0) merge_alu(state_[k], a);
+    merge(state_[k], a, lane, p);
   }
   count += pieces;
 }
@@ -77,7 +78,7 @@ void wave_grouper::finish(int block, int wave, int interval, std::span<const alu
   alu_work carried;  // arithmetic of rows left out (no active lane), for the next one issued
   rec.instructions.reserve(rec.instructions.size() + state_.size());
   for (std::size_t k = 0; k < state_.size(); ++k) {
-    const row_state& r = state_[k];
+    row_state& r = state_[k];
     if (r.exceptions > 0) {
       std::vector<const signature*> of_lane(static_cast<std::size_t>(lanes_), &r.sig);
       for (const exception& e : exceptions_)
@@ -95,8 +96,7 @@ void wave_grouper::finish(int block, int wave, int interval, std::span<const alu
     }
     wave_instruction& ins = rec.instructions.emplace_back();
     ins.access = {(*labels_)[static_cast<std::size_t>(r.sig.label)], r.sig.kind, r.sig.space, static_cast<int>(r.sig.width),
-                  std::vector<address_t>(static_cast<std::size_t>(wave_size_), no_address)};
-    for (std::size_t l = 0; l < static_cast<std::size_t>(lanes_); ++l) ins.access.address[l] = addresses_[l * rows_per_lane_ + k];
+                  std::move(r.address)};
     ins.interval = interval;
     ins.position = static_cast<int>(k);
     ins.buffer = r.buffer;
@@ -112,19 +112,7 @@ void wave_grouper::finish(int block, int wave, int interval, std::span<const alu
   reset();
 }
 
-void wave_grouper::make_room(std::size_t row) {
-  const std::size_t rows = std::max<std::size_t>({64, 2 * rows_per_lane_, row + 1});
-  std::vector<address_t> wider(static_cast<std::size_t>(lanes_) * rows, no_address);
-  for (std::size_t l = 0; l < static_cast<std::size_t>(lanes_); ++l)
-    std::copy_n(addresses_.begin() + static_cast<std::ptrdiff_t>(l * rows_per_lane_), rows_per_lane_,
-                wider.begin() + static_cast<std::ptrdiff_t>(l * rows));
-  addresses_.swap(wider);
-  rows_per_lane_ = rows;
-}
-
 void wave_grouper::reset() {
-  for (std::size_t l = 0; l < static_cast<std::size_t>(lanes_); ++l)  // the open rows' slots back to no_address
-    std::fill_n(addresses_.begin() + static_cast<std::ptrdiff_t>(l * rows_per_lane_), state_.size(), no_address);
   state_.clear();
   exceptions_.clear();
   std::fill(count_.begin(), count_.end(), 0);

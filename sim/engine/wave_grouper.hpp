@@ -1,17 +1,17 @@
 // tilesim/sim/engine/wave_grouper.hpp: a wave's instructions, made as its lanes record their accesses.
 //
-// DEFINITION. grouping.hpp defines a wave's instructions from each lane's list of accesses in one barrier
-// interval: the k-th access (piece, when split) of every lane is instruction k. A wave_grouper makes the same
-// instructions without the lists: each lane hands over its accesses one at a time (add(lane, access)), lanes in
-// any interleaving that keeps each lane's own order (the fibers of a wave take turns between shuffles), and the
-// access goes straight into row count[lane] of the interval's table: its address into that row's lane slot, its
-// arithmetic into the row's per-class maximum. A row is a wave_instruction in the making; its reference is the
-// lowest lane seen in it (label, kind, space, width, atomicity and matrix_load are that lane's), and lanes that
-// did something else there are kept as exceptions (lane, signature), so a row agrees exactly when it has none.
-// finish() closes the interval: rows with no active lane are left out when empty instructions do not issue
-// (their arithmetic carried on), ambiguities come from the rows with exceptions and a divergence from the lanes'
-// row counts, all as group_interval makes them. There is no sort and no second pass over lane accesses: a lane
-// access costs a compare with its row's reference and a store of its address.
+// DEFINITION. grouping.hpp defines a wave's instructions from each lane's list of accesses in one barrier interval:
+// the k-th access (piece, when split) of every lane is instruction k. A wave_grouper makes the same instructions
+// without the lists: each lane hands over its accesses one at a time (add(lane, access); add_run takes several of
+// one kind in a row), lanes in any interleaving that keeps each lane's own order (the fibers of a wave take turns
+// between shuffles), and the access goes straight into row count[lane] of the interval's table: its address into
+// that row's lane slot, its arithmetic into the row's per-class maximum. A row is a wave_instruction in the making;
+// its reference is the lowest lane seen in it (label, kind, space, width, atomicity and matrix_load are that
+// lane's), and lanes that did something else there are kept as exceptions (lane, signature), so a row agrees exactly
+// when it has none. finish() closes the interval: rows with no active lane are left out when empty instructions do
+// not issue (their arithmetic carried on), ambiguities come from the rows with exceptions and a divergence from the
+// lanes' row counts, all as group_interval makes them. There is no sort and no second pass over lane accesses: a
+// lane access costs a compare with its row's reference and a store of its address.
 //
 // WORKED EXAMPLE (wave of 4, split 16): lane 1 records a 4-byte store at 4 (row 0 made, reference lane 1), then
 // lane 0 a 4-byte store at 0 (row 0's reference becomes lane 0, same signature), then lane 0 a 32-byte load at 64
@@ -43,16 +43,31 @@ class wave_grouper {
   wave_grouper(int lanes, int wave_size, int split_bytes, bool empty_instructions_issue,
                const std::vector<std::string>* labels);
 
-  // Lane `lane`'s next access of the interval (its touch and validity are not looked at). Inline: the common
-  // case (one piece, a row already made, the reference's signature) is a compare and a few stores.
+  // Lane `lane`'s next access of the interval (its touch and validity are not looked at).
   [[gnu::always_inline]] void add(int lane, const lane_access& a) {
-    std::uint64_t& count = count_[static_cast<std::size_t>(lane)];
-    if ((split_ > 0 && a.width > static_cast<std::uint32_t>(split_)) || count >= state_.size()) return add_rows(lane, a);
-    row_state& r = state_[static_cast<std::size_t>(count)];
-    if (lane < r.ref || !(signature{a.label, a.width, a.kind, a.space, a.atomic, a.matrix_load} == r.sig))
-      return add_rows(lane, a);
-    merge(r, a, static_cast<std::size_t>(lane) * rows_per_lane_ + static_cast<std::size_t>(count), 0);
-    ++count;
+    add_run(lane, a, 1, [&](std::size_t) { return a.address; });
+  }
+  // Lane `lane`'s next `count` accesses, as count calls of add would take them: access k is `a` at address_of(k),
+  // with a's arithmetic before the first only. Inline: the common case (one piece, a row already made, the
+  // reference's signature) is a compare and a few stores.
+  template <class AddressOf>
+  [[gnu::always_inline]] void add_run(int lane, const lane_access& a, std::size_t count, AddressOf&& address_of) {
+    const signature s{a.label, a.width, a.kind, a.space, a.atomic, a.matrix_load};
+    const bool one_piece = split_ == 0 || a.width <= static_cast<std::uint32_t>(split_);
+    std::uint64_t& rows = count_[static_cast<std::size_t>(lane)];
+    lane_access next = a;
+    for (std::size_t k = 0; k < count; ++k) {
+      next.address = address_of(k);
+      const auto row = static_cast<std::size_t>(rows);
+      if (one_piece && row < state_.size() && lane >= state_[row].ref && state_[row].sig == s) {
+        if (k == 0) merge_alu(state_[row], next);
+        merge(state_[row], next, lane, 0);
+        ++rows;
+      } else {
+        add_rows(lane, next);
+      }
+      next.alu_before = {};
+    }
   }
   // Closes interval `interval` of wave `wave` of workgroup `block`: appends its instructions and alu tail to rec,
   // and its ambiguities and divergence; tails[l] is lane l's arithmetic after its last access (empty: none).
@@ -69,7 +84,11 @@ class wave_grouper {
     access_kind kind = access_kind::load;
     memory_space space = memory_space::lds;
     bool atomic = false, matrix_load = false;
-    bool operator==(const signature&) const = default;
+    // Every field equal; all compared, without a branch per field (the hot path's one test).
+    bool operator==(const signature& o) const {
+      return (label == o.label) & (width == o.width) & (kind == o.kind) & (space == o.space) & (atomic == o.atomic) &
+             (matrix_load == o.matrix_load);
+    }
   };
   struct row_state {
     signature sig;           // the reference lane's
@@ -78,6 +97,7 @@ class wave_grouper {
     int buffer = 0;          // the lanes' buffer, -1 when they differ
     bool active = false;     // some lane shows an address
     alu_work alu;            // per class, the most any lane stated before its access (first pieces only)
+    std::vector<address_t> address;  // per lane of the wave (no_address: none), moved into its instruction
   };
   struct exception {
     std::size_t row = 0;
@@ -87,16 +107,17 @@ class wave_grouper {
 
   // The general add: piece by piece, rows made, references taken and exceptions noted as needed.
   void add_rows(int lane, const lane_access& a);
-  // Room for row `row` in every lane's slots (the slots' layout doubles).
-  void make_room(std::size_t row);
-  // Piece p of access a into row r, whose lane slot is addresses_[slot]: buffer, arithmetic, activity, address.
-  void merge(row_state& r, const lane_access& a, std::size_t slot, std::uint32_t p) {
+  // The arithmetic stated before access a into row r (with a's first piece).
+  static void merge_alu(row_state& r, const lane_access& a) {
+    for (int op = 0; op < alu_op_count; ++op) r.alu[op] = std::max(r.alu[op], a.alu_before[op]);
+  }
+  // Piece p of lane `lane`'s access a into row r: buffer, activity, address.
+  void merge(row_state& r, const lane_access& a, int lane, std::uint32_t p) const {
     if (r.buffer != a.buffer) r.buffer = -1;
-    if (p == 0)
-      for (int op = 0; op < alu_op_count; ++op) r.alu[op] = std::max(r.alu[op], a.alu_before[op]);
     if (a.active) {
       r.active = true;
-      if (a.address != no_address) addresses_[slot] = a.address + static_cast<address_t>(p) * static_cast<address_t>(split_);
+      if (a.address != no_address)
+        r.address[static_cast<std::size_t>(lane)] = a.address + static_cast<address_t>(p) * static_cast<address_t>(split_);
     }
   }
   // Makes row `row` lane `lane`'s (a lower lane than its reference arrived).
@@ -108,9 +129,6 @@ class wave_grouper {
   bool empty_issue_;
   const std::vector<std::string>* labels_;
   std::vector<row_state> state_;        // per row of the open interval
-  std::vector<address_t> addresses_;    // lane l's row k: [l * rows_per_lane_ + k] (a lane's run of accesses
-                                        // writes consecutive slots); no_address beyond the open rows
-  std::size_t rows_per_lane_ = 0;
   std::vector<exception> exceptions_;   // every row's, in the order found
   std::vector<std::uint64_t> count_;    // per lane: rows reached
 };

@@ -459,6 +459,7 @@ class block_runner {
     interval_touches& recorded = state_.touches;
     bool lds_race = false;
     if (recorded.lds_writes) {
+      recorded.expand_lds_reads();
       if (!screen_) screen_.emplace(config_.max_lds_bytes);  // made when first needed (cells for all of the LDS)
       for (const lds_touch& a : recorded.lds) screen_->mark(a.begin, a.end, a.thread, a.write, a.atomic);
       lds_race = screen_->race();

@@ -52,7 +52,7 @@ global_cost global_instruction_cost(const arch_table& arch, const wave_access& a
   }
   global_cost g;
   if (n == 0) return g;
-  std::sort(spans.begin(), spans.begin() + n);
+  if (!std::is_sorted(spans.begin(), spans.begin() + n)) std::sort(spans.begin(), spans.begin() + n);  // often sorted
   // Distinct bytes: the union of the intervals.
   address_t covered_to = 0;
   bool any = false;

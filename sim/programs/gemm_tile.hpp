@@ -280,24 +280,29 @@ TILESIM_HOST_DEVICE constexpr void gemm_multiply_accumulate(const Grid& grid, co
   if constexpr (!is_constant_v<Grid>) {
     // The run-time form: plain loops over the same products in the same order, each output's sum bit for bit
     // the same; the gemm_per_lane sums of one (mi, i, ni) advance together (independent chains, not one).
+    // Register indices come from each Y dim's stride, taken once (d_of is row-major over Y, so linear in y).
     const gemm_warp_grid& g = grid;
-    const index_t a_ki = a.d_of({0, 1, 0, 0}), b_ki = b.d_of({0, 1, 0, 0});
+    const index_t a_mi = a.d_of({1, 0, 0, 0}), a_ki = a.d_of({0, 1, 0, 0}), a_i = a.d_of({0, 0, 1, 0});
+    const index_t b_ni = b.d_of({1, 0, 0, 0}), b_ki = b.d_of({0, 1, 0, 0}), b_j = b.d_of({0, 0, 1, 0});
+    const index_t c_mi = acc.d_of({1, 0, 0, 0}), c_ni = acc.d_of({0, 1, 0, 0}), c_i = acc.d_of({0, 0, 1, 0}),
+                  c_j = acc.d_of({0, 0, 0, 1});
     for (index_t mi = 0; mi < g.m_iter; ++mi) {
       for (index_t i = 0; i < gemm_per_lane; ++i) {
-        const auto* pa = &a[a.d_of({mi, 0, i, 0})];
+        const auto* pa = &a[mi * a_mi + i * a_i];
         for (index_t ni = 0; ni < g.n_iter; ++ni) {
           const float* pb[gemm_per_lane];
           float sum[gemm_per_lane];
+          const index_t c = mi * c_mi + ni * c_ni + i * c_i;
           for (index_t j = 0; j < gemm_per_lane; ++j) {
-            pb[j] = &b[b.d_of({ni, 0, j, 0})];
-            sum[j] = acc.at({mi, ni, i, j});
+            pb[j] = &b[ni * b_ni + j * b_j];
+            sum[j] = acc[c + j * c_j];
           }
           for (index_t ki = 0; ki < g.k_iter; ++ki)
             for (index_t e = 0; e < g.vector; ++e) {
               const float x = pa[ki * a_ki + e];
               for (index_t j = 0; j < gemm_per_lane; ++j) sum[j] += x * pb[j][ki * b_ki + e];
             }
-          for (index_t j = 0; j < gemm_per_lane; ++j) acc.at({mi, ni, i, j}) = sum[j];
+          for (index_t j = 0; j < gemm_per_lane; ++j) acc[c + j * c_j] = sum[j];
         }
       }
     }

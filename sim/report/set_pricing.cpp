@@ -1,9 +1,10 @@
 // tilesim/sim/report/set_pricing.cpp: one set of co-resident workgroups priced and timed into a report_part.
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <map>
-#include <set>
 #include <tuple>
+#include <utility>
 
 #include "sim/models/global_coalescing.hpp"
 #include "sim/models/lds_timing.hpp"
@@ -51,7 +52,10 @@ struct touch_count {
 // Which global sectors the SM has loaded before each load, in program order across the set (interval,
 // position): a sector loaded in an earlier interval has arrived (the barrier waited for it): an L1 hit; one an
 // earlier position of the same interval asked for (any wave of the set) is still on its way: the L1 merges the
-// request (no L2 traffic) but the data comes with the first request's latency; any other misses.
+// request (no L2 traffic) but the data comes with the first request's latency; any other misses. Counted
+// interval by interval on sorted lists (no tree of sectors): an interval's requests, in program order, sorted
+// stably by sector; a sector's run is all hits when it arrived before, else its first request misses and the
+// others merge.
 std::map<load_key, touch_count> classify_global_loads(const arch_table& arch, const std::vector<const workgroup_record*>& set) {
   std::vector<load_key> order;
   for (std::size_t k = 0; k < set.size(); ++k)
@@ -62,25 +66,36 @@ std::map<load_key, touch_count> classify_global_loads(const arch_table& arch, co
           order.emplace_back(ins.interval, ins.position, k * wave_key_stride + w, i);
       }
   std::sort(order.begin(), order.end());
-  std::map<load_key, touch_count> touches;
-  std::set<address_t> arrived, pending;
-  int interval = -1;
-  for (const load_key& key : order) {
-    if (std::get<0>(key) != interval) {
-      arrived.insert(pending.begin(), pending.end());
-      pending.clear();
-      interval = std::get<0>(key);
+  std::vector<touch_count> counts(order.size());
+  std::vector<address_t> arrived, settled;           // sorted, distinct
+  std::vector<std::pair<address_t, std::size_t>> asked;  // the open interval's requests: (sector, load in order)
+  auto settle = [&] {
+    std::stable_sort(asked.begin(), asked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    settled.clear();
+    for (std::size_t r = 0; r < asked.size(); ++r) {
+      const bool first = r == 0 || asked[r].first != asked[r - 1].first;
+      touch_count& c = counts[asked[r].second];
+      if (std::binary_search(arrived.begin(), arrived.end(), asked[r].first)) ++c.hit;
+      else if (first) ++c.miss;
+      else ++c.merged;
+      if (first) settled.push_back(asked[r].first);
     }
+    std::vector<address_t> all;
+    all.reserve(arrived.size() + settled.size());
+    std::set_union(arrived.begin(), arrived.end(), settled.begin(), settled.end(), std::back_inserter(all));
+    arrived.swap(all);
+    asked.clear();
+  };
+  for (std::size_t n = 0; n < order.size(); ++n) {
+    const load_key& key = order[n];
+    if (n > 0 && std::get<0>(key) != std::get<0>(order[n - 1])) settle();
     const std::size_t kw = std::get<2>(key);
     const wave_instruction& ins = set[kw / wave_key_stride]->waves[kw % wave_key_stride].instructions[std::get<3>(key)];
-    touch_count c;
-    for (address_t sct : sectors_of(arch, ins.access)) {
-      if (arrived.count(sct)) ++c.hit;
-      else if (!pending.insert(sct).second) ++c.merged;
-      else ++c.miss;
-    }
-    touches[key] = c;
+    for (address_t sct : sectors_of(arch, ins.access)) asked.emplace_back(sct, n);
   }
+  settle();
+  std::map<load_key, touch_count> touches;
+  for (std::size_t n = 0; n < order.size(); ++n) touches.emplace_hint(touches.end(), order[n], counts[n]);
   return touches;
 }
 
