@@ -402,7 +402,6 @@ struct shared_tile_window {
       for (std::size_t i = 0; i < count; ++i) each(static_cast<index_t>(i), offsets[i], valid[i] != 0);
     }
   }
-
 };
 
 // make_tile_window over a view of recording buffers (found by argument-dependent lookup): spec's window, its
