@@ -18,7 +18,7 @@
 //
 // INVARIANTS. nullopt for anything that is not a 64-bit little-endian ELF holding `name` and all three attributes
 // (never a read outside the bytes given); for every kernel both exist, the values equal ptxas -v's (registers,
-// stack frame) (rtc_sample.test.cpp checks this over generated kernels and a kernel with a 16-byte frame).
+// stack frame) (rtc_sample.test.cpp checks this over generated kernels and a kernel with a 64-byte frame).
 #pragma once
 
 #include <optional>
