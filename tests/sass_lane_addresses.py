@@ -8,6 +8,9 @@ that kernel's point in gpu/recordings/h100-zero-overhead.json, for the nine kern
 (sim/calibration/h100-copy-pairs-sass.txt names them).
 Law 2: each of those kernels and its hand-written twin issue the same memory instructions at the same lane
 addresses (so the twins' different cycles are not a different memory stream).
+Law 3: the address tables gpu/calibrate/copy_layout_tables.py derives from that SASS (what copy_layout_probe.cu runs
+through its one kernel) move the tile as the kernels do: for each of its 9 layouts, the copy the table implies (shared
+tile written by the STS, read back by LDS.128 or by ldmatrix.x4's fragment rule, stored by the STG) is the identity.
 Usage: sass_lane_addresses.py SOURCE_ROOT; prints one line per kernel and exits 1 on the first broken law.
 """
 import json
@@ -61,4 +64,34 @@ for index, name, twin in KERNELS:
           ('ok  ' if ok else 'FAIL', index, name, derived, measured, twin,
            'same memory stream' if same else 'DIFFERENT memory stream'))
 print('sass-lane-addresses: %d of %d kernels hold both laws' % (len(KERNELS) - failed, len(KERNELS)))
-sys.exit(1 if failed else 0)
+
+import copy_layout_tables  # noqa: E402
+
+
+def implied_copy(rows, kind, tile):
+    """The output tile a layout's table rows imply (lane l of ldmatrix gets row l / 4 of matrix i, bytes (l % 4) * 4)."""
+    shared, out = bytearray(10240), bytearray(len(tile))
+    for r in rows:
+        for k in range(2):
+            shared[r[2 + k]:r[2 + k] + 16] = tile[r[k]:r[k] + 16]
+    for t, r in enumerate(rows):
+        if kind == 'lds128':
+            for k in range(2):
+                out[r[6 + k]:r[6 + k] + 16] = shared[r[4 + k]:r[4 + k] + 16]
+            continue
+        warp, lane = t // 32, t % 32
+        for k in range(8):
+            row_address = rows[warp * 32 + (k % 4) * 8 + lane // 4][4 + k // 4] + (lane % 4) * 4
+            out[r[6 + k]:r[6 + k] + 4] = shared[row_address:row_address + 4]
+    return bytes(out)
+
+
+tile = bytes((i * 7 + i // 256 + 1) & 0xFF for i in range(8192))
+tables_failed = 0
+for name, index, kind in copy_layout_tables.KERNELS:
+    rows = [[int(x) for x in line.split('\t')[3:]] for line in copy_layout_tables.rows(name, index, kind, DUMP)]
+    ok = implied_copy(rows, kind, tile) == tile
+    tables_failed += not ok
+    print('%s copy_layout_tables %s %s (copy_fp16_kernel<%d>): the implied copy is %s' %
+          ('ok  ' if ok else 'FAIL', name, kind, index, 'the identity' if ok else 'NOT the identity'))
+sys.exit(1 if failed or tables_failed else 0)

@@ -1,0 +1,155 @@
+// tilesim/gpu/crosscheck/copy_probes.test.cpp: issue 12's two outlier pairs held to the H100 probes that separate
+// a copy's layout from its compiled code (README "How accurate is it").
+//
+// The catalogue measures the SW64 copy at 853 cycles and the CK-XOR 2025 copy at 976 (one SASS skeleton, the same
+// global addresses, both conflict-free), and the row-major ldmatrix.x4 copy no slower than CK-XOR 2025's; the model
+// gives both pairs' speed-ups 12 % and 24 % off. Two probes, replayed here:
+//   sim/calibration/h100-copy-layout-probe.tsv (gpu/calibrate/copy_layout_probe.cu): every layout through ONE
+//     compiled kernel, the catalogue kernels' own lane addresses loaded as data before the clock;
+//   sim/calibration/h100-copy-kernel-probe.tsv (gpu/calibrate/copy_kernel_probe.cu): the catalogue's own kernels
+//     compiled again in another binary, padded by 4 and 8 NANOSLEEPs and with warm pages.
+// The laws:
+//   with the code held equal, SW64 and CK-XOR 2025 take the same time within 4 % (every variant, both machines;
+//     at most 3.1 % apart, where the catalogue's kernels are 13-14 % apart);
+//   the catalogue's own kernels keep their gap wherever their code sits (SW64 >= 10 % under CK-XOR 2025 unpadded
+//     and after 4 or 8 NANOSLEEPs, from cold pages), so the gap is their instruction streams', not their layouts'
+//     nor their code addresses'. (With the tiles' pages warmed before the clock it shrinks to 4 %: SW64 slows from
+//     758 to 834 cycles, CK-XOR 2025 stays at 869-874; unexplained, and not asserted.)
+//   the model's speed-up of each outlier pair is within 10 % of the speed-up its layouts give with the code held
+//     equal (the same-code kernels' medians, per machine).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gpu/crosscheck/accuracy.hpp"
+#include "gpu/crosscheck/json.hpp"
+
+namespace {
+
+using namespace tilesim::gpu;
+
+// Median of a non-empty list.
+double median_of(std::vector<double> v) {
+  REQUIRE(!v.empty());
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// Rows of a probe TSV ('#' comments, a header line naming the columns): column name -> text.
+std::vector<std::map<std::string, std::string>> read_tsv(const std::string& path) {
+  std::ifstream f(path);
+  REQUIRE_MESSAGE(f.good(), path << " is missing (the test runs in the repository root)");
+  std::vector<std::string> header;
+  std::vector<std::map<std::string, std::string>> rows;
+  std::string line;
+  while (std::getline(f, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> cells;
+    std::istringstream s(line);
+    for (std::string cell; std::getline(s, cell, '\t');) cells.push_back(cell);
+    if (header.empty()) {
+      header = cells;
+      continue;
+    }
+    REQUIRE_MESSAGE(cells.size() == header.size(), path << ": a row has " << cells.size() << " cells, not "
+                                                        << header.size() << ": " << line);
+    std::map<std::string, std::string> row;
+    for (std::size_t k = 0; k < cells.size(); ++k) row[header[k]] = cells[k];
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+// The median over rounds of the "median" column of the rows matching every (column, value) of `key`.
+double median_cycles(const std::vector<std::map<std::string, std::string>>& rows,
+                     const std::map<std::string, std::string>& key) {
+  std::vector<double> v;
+  for (const auto& row : rows)
+    if (std::all_of(key.begin(), key.end(), [&](const auto& kv) { return row.at(kv.first) == kv.second; }))
+      v.push_back(std::stod(row.at("median")));
+  std::string text;
+  for (const auto& [column, value] : key) text += column + "=" + value + " ";
+  REQUIRE_MESSAGE(!v.empty(), "no probe rows with " << text);
+  return median_of(v);
+}
+
+const std::string layout_probe = "sim/calibration/h100-copy-layout-probe.tsv";
+const std::string kernel_probe = "sim/calibration/h100-copy-kernel-probe.tsv";
+
+// The model's predicted speed-up of one conflict-free point over its conflicted point on the catalogue recording.
+double predicted_speedup(const std::string& conflict_free) {
+  std::ifstream f("gpu/recordings/h100-zero-overhead.json");
+  REQUIRE_MESSAGE(f.good(), "gpu/recordings/h100-zero-overhead.json is missing (the test runs in the repository root)");
+  std::stringstream s;
+  s << f.rdbuf();
+  static const accuracy a = accuracy_of(parse_json(s.str()));
+  for (const speedup_row& r : a.speedups)
+    if (r.conflict_free == conflict_free) return r.predicted;
+  FAIL("no conflict-free pair ending in " << conflict_free << " in h100-zero-overhead.json");
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("same code, layouts as data: SW64 and CK-XOR 2025 take the same time (within 4 %)") {
+  const auto rows = read_tsv(layout_probe);
+  std::set<std::pair<std::string, std::string>> runs;  // (machine, variant) with both layouts
+  for (const auto& row : rows)
+    if (row.at("layout") == "sw64") runs.insert({row.at("machine"), row.at("variant")});
+  CHECK(runs.size() >= 20);  // base, extra8/24, pad1-7 (pad8, pad16), stamps on two machines
+  for (const auto& [machine, variant] : runs) {
+    CAPTURE(machine);
+    CAPTURE(variant);
+    const double sw64 = median_cycles(rows, {{"machine", machine}, {"variant", variant}, {"layout", "sw64"}});
+    const double ck = median_cycles(rows, {{"machine", machine}, {"variant", variant}, {"layout", "ck_xor_2025"}});
+    CAPTURE(sw64);
+    CAPTURE(ck);
+    CHECK(std::fabs(sw64 / ck - 1) <= 0.04);
+  }
+}
+
+TEST_CASE("the catalogue's own kernels, compiled elsewhere, padded or not: SW64 stays >= 10 % under CK-XOR 2025") {
+  const auto rows = read_tsv(kernel_probe);
+  for (const std::string pad : {"pad0", "pad4", "pad8"}) {
+    CAPTURE(pad);
+    const double sw64 = median_cycles(rows, {{"pad", pad}, {"warmth", "cold"}, {"layout", "sw64"}});
+    const double ck = median_cycles(rows, {{"pad", pad}, {"warmth", "cold"}, {"layout", "ck_xor_2025"}});
+    CAPTURE(sw64);
+    CAPTURE(ck);
+    CHECK(sw64 <= 0.90 * ck);
+  }
+}
+
+TEST_CASE("the outlier pairs' predicted speed-ups: within 10 % of what their layouts give with the code held equal") {
+  const auto rows = read_tsv(layout_probe);
+  struct pair_case {
+    std::string conflict_free_point, variant, layout;
+  };
+  const std::vector<pair_case> cases = {
+      {"example cute-swizzle: SW64 Swizzle<2,4,3> 8x32", "base", "sw64"},
+      {"example lds-index-swap: ck-xor 2025, ldmatrix.x4", "ldsm", "ck_xor_2025"},
+      {"example lds-index-swap: ck-xor 2025, ldmatrix.x4", "ldsm_held", "ck_xor_2025"},
+  };
+  for (const pair_case& c : cases)
+    for (const std::string machine : {"1", "2"}) {
+      CAPTURE(c.conflict_free_point);
+      CAPTURE(c.variant);
+      CAPTURE(machine);
+      const double row_major = median_cycles(rows, {{"machine", machine}, {"variant", c.variant}, {"layout", "row_major"}});
+      const double free = median_cycles(rows, {{"machine", machine}, {"variant", c.variant}, {"layout", c.layout}});
+      const double measured = row_major / free, predicted = predicted_speedup(c.conflict_free_point);
+      CAPTURE(measured);
+      CAPTURE(predicted);
+      MESSAGE(c.conflict_free_point << " (" << c.variant << ", machine " << machine << "): same-code speed-up "
+                                    << measured << ", predicted " << predicted);
+      CHECK(std::fabs(predicted / measured - 1) <= 0.10);
+    }
+}
