@@ -57,20 +57,14 @@ const std::map<std::string, std::size_t> pairs = {{"gpu/recordings/h100-zero-ove
 // priced per phase of 128 bytes of lane data (sm90's load_phase_bytes; the NHWC im2col convolution was -48 %).
 const std::map<std::string, double> point_outliers = {};
 
-// Pairs outside 10 % today. Both are a per-kernel offset that the SASS does not show
-// (sim/calibration/h100-copy-pairs-sass.txt: cuobjdump -sass on the H100, 2026-11-27, tree 52a178c, lane addresses
-// evaluated from the SASS per thread). The examples' SW64 point: 853 cycles against 976 for lds-index-swap's CK-XOR
-// 2025 LDS.128 point (stable over 3 runs of 30 launches on 2026-11-25), predicted 928 and 931: one SASS skeleton
-// (2 LDG.E.128, 2 STS.128, BAR, 2 LDS.128, 2 STG.E.128), the same global addresses lane by lane, conflict-free LDS
-// addresses in every 8-lane phase, CK 2025 8 integer instructions more, all under the global loads; conflict-free
-// copies of that skeleton measure 853-982 across kernels and builds. The ldmatrix.x4 copy: Nsight counts the
-// simulator's 320 against 128 LDS wavefronts, yet the row-major kernel runs 1070 cycles against 1131 for CK 2025
-// (1157 against 1154 in a later build), where the simulator serializes the 192 excess wavefronts (1306 against
-// 1118). Each tilesim kernel issues its twin's memory instructions in the same order at the same lane addresses,
-// plus 8 SHF + 8 PRMT (an identity repack, PRMT 0x1054) that hold every STG.E until both LDSMs are back where the
-// twin's first four wait for one; still the row-major, padded and CK 2024 kernels run 183, 166, 194 cycles under
-// their twins and CK 2025 13. The twins pay the row-major excess (+109; the model +188). Stores that skip the L1
-// data path fit this pair (+9.6 %) but break the LDS.128 copies, which pay their excess in full (SW64 pair -20.9 %).
+// Pairs outside 10 % today. Both are the compiled instruction stream of a tiny copy, not its layout: with the code
+// held equal (gpu/calibrate/copy_layout_probe.cu, the kernels' own lane addresses run through one kernel) each pair's
+// speed-up is within 10 % of the model's, and the catalogue's kernels recompiled elsewhere and moved by 64 or 128
+// bytes keep their gap (copy_kernel_probe.cu); copy_probes.test.cpp replays both. The SW64 copy measures 853 cycles
+// where lds-index-swap's CK-XOR 2025 LDS.128 copy, one SASS skeleton with the same global addresses lane by lane
+// (sim/calibration/h100-copy-pairs-sass.txt), measures 976 (predicted 928 and 931); the ldmatrix.x4 row-major copy
+// runs no slower than CK 2025's (1070 against 1131) where the simulator serializes its 192 excess wavefronts (1306
+// against 1118). Which instruction of those streams costs the cycles is not known (README, "How accurate is it").
 // (The CK-XOR fp32 GEMM left this list when LDS address arithmetic was priced: sim/report/address_arithmetic.hpp,
 // +11.6 % -> -2.6 %.)
 const std::map<std::string, double> speedup_outliers = {

@@ -105,7 +105,9 @@ TEST_CASE("same code, layouts as data: SW64 and CK-XOR 2025 take the same time (
   for (const auto& row : rows)
     if (row.at("layout") == "sw64") runs.insert({row.at("machine"), row.at("variant")});
   CHECK(runs.size() >= 20);  // base, extra8/24, pad1-7 (pad8, pad16), stamps on two machines
-  for (const auto& [machine, variant] : runs) {
+  for (const auto& run : runs) {  // no structured binding: clang 14 cannot capture one in CAPTURE
+    const std::string& machine = run.first;
+    const std::string& variant = run.second;
     CAPTURE(machine);
     CAPTURE(variant);
     const double sw64 = median_cycles(rows, {{"machine", machine}, {"variant", variant}, {"layout", "sw64"}});
