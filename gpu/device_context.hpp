@@ -345,6 +345,9 @@ class device_context {
 // The body of every tilesim kernel: body(ctx); when args.block_cycles is set (a timed launch) the block's
 // clock64() span, barrier to barrier around the program, goes to args.block_cycles[blockIdx.x]. The flag is
 // uniform, so an untimed launch (what Nsight Compute counts) runs nothing but the program's own accesses.
+// The block fence before the last barrier makes every kernel's span end once its global stores have left the
+// warps: without it the last clock read waited for them only where ptxas gave its register to a store operand
+// (a write-after-read wait; 106 of 118 kernels, not SW64's copy: gpu/calibrate/copy_kernel_probe.cu).
 template <class Body>
 __device__ void run_program(const kernel_args& args, Body&& body) {
   device_context ctx(args);
@@ -356,6 +359,7 @@ __device__ void run_program(const kernel_args& args, Body&& body) {
   }
   body(ctx);
   if (timed) {
+    __threadfence_block();
     __syncthreads();
     const long long end = clock64();
     if (threadIdx.x == 0) args.block_cycles[blockIdx.x] = end - start;

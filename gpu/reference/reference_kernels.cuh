@@ -132,7 +132,8 @@ __device__ __forceinline__ int block_index() {
   return b;
 }
 
-// body() between two barriers, its clock64() span to block_cycles[blockIdx.x] when block_cycles is set.
+// body() between two barriers, its clock64() span to block_cycles[blockIdx.x] when block_cycles is set; the
+// block fence before the last barrier as in device_context.hpp's run_program (the span ends once the stores left).
 template <class Body>
 __device__ __forceinline__ void timed_block(long long* block_cycles, Body&& body) {
   const bool timed = block_cycles != nullptr;
@@ -143,6 +144,7 @@ __device__ __forceinline__ void timed_block(long long* block_cycles, Body&& body
   }
   body();
   if (timed) {
+    __threadfence_block();
     __syncthreads();
     const long long end = clock64();
     if (threadIdx.x == 0) block_cycles[blockIdx.x] = end - start;
