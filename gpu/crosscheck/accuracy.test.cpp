@@ -1,8 +1,9 @@
 // tilesim/gpu/crosscheck/accuracy.test.cpp: the timing model held to the hardware (issue 12's targets), in CI.
 //
-// The two H100 recordings of the efficient kernels (gpu/recordings/h100-zero-overhead.json, which the model's
-// constants were chosen against, and h100-timing.json, recorded afterwards with another seed: clock64 per
-// block, median block of the best of 10) are re-simulated point by point (accuracy.hpp). The laws, per file:
+// The three H100 recordings of the efficient kernels (gpu/recordings/h100-zero-overhead.json, which the model's
+// constants were chosen against, h100-timing.json, recorded afterwards with another seed, and h100-fenced-timing.json,
+// timed since 6edb4e5 with a block fence before the last barrier: clock64 per block, median block of the best of
+// 10) are re-simulated point by point (accuracy.hpp). The laws, per file:
 //   median |predicted - measured| / measured over the whole catalogue <= 10 %, and no more than 0.5 points above
 //     what the model gives today (a change that makes the model worse fails here);
 //   every point within 25 %, except the outliers named below, each within its own bound;
@@ -33,6 +34,7 @@ using namespace tilesim::gpu;
 const std::map<std::string, double> recordings = {
     {"gpu/recordings/h100-zero-overhead.json", 0.081},
     {"gpu/recordings/h100-timing.json", 0.083},
+    {"gpu/recordings/h100-fenced-timing.json", 0.067},
 };
 
 const accuracy& accuracy_for(const std::string& path) {
@@ -49,27 +51,35 @@ const accuracy& accuracy_for(const std::string& path) {
 // Points and conflict-free pairs per recording (h100-zero-overhead.json adds the matrix-core GEMM, the
 // synthesized layouts and lds-index-swap through ldmatrix.x4: 4 + 6 + 4 points, 1 + 3 + 1 pairs).
 const std::map<std::string, std::size_t> points = {{"gpu/recordings/h100-zero-overhead.json", 62},
-                                                   {"gpu/recordings/h100-timing.json", 48}};
+                                                   {"gpu/recordings/h100-timing.json", 48},
+                                                   {"gpu/recordings/h100-fenced-timing.json", 62}};
 const std::map<std::string, std::size_t> pairs = {{"gpu/recordings/h100-zero-overhead.json", 15},
-                                                  {"gpu/recordings/h100-timing.json", 10}};
+                                                  {"gpu/recordings/h100-timing.json", 10},
+                                                  {"gpu/recordings/h100-fenced-timing.json", 15}};
 
 // Points outside 25 % today, with the bound each stays within and why it is off. None since the load path is
 // priced per phase of 128 bytes of lane data (sm90's load_phase_bytes; the NHWC im2col convolution was -48 %).
 const std::map<std::string, double> point_outliers = {};
 
-// Pairs outside 10 % today. Both are the compiled instruction stream of a tiny copy, not its layout: with the code
-// held equal (gpu/calibrate/copy_layout_probe.cu, the kernels' own lane addresses run through one kernel) each pair's
-// speed-up is within 10 % of the model's, and the catalogue's kernels recompiled elsewhere and moved by 64 or 128
-// bytes keep their gap (copy_kernel_probe.cu); copy_probes.test.cpp replays both. The SW64 copy measures 853 cycles
-// where lds-index-swap's CK-XOR 2025 LDS.128 copy, one SASS skeleton with the same global addresses lane by lane
-// (sim/calibration/h100-copy-pairs-sass.txt), measures 976 (predicted 928 and 931); the ldmatrix.x4 row-major copy
-// runs no slower than CK 2025's (1070 against 1131) where the simulator serializes its 192 excess wavefronts (1306
-// against 1118). Which instruction of those streams costs the cycles is not known (README, "How accurate is it").
+// Pairs outside 10 % today, per recording, each with the bound it stays within.
+// The SW64 pair of the recordings timed before 6edb4e5 is the timing harness, not the model: SW64's copy ended its
+// clock64 span before its global stores had left (its last clock register is no store operand; in 106 of the 118
+// kernels it is, and the clock read waits for the stores: sim/calibration/h100-copy-end-clock-stalls.txt), so it
+// measured 853 cycles where CK-XOR 2025's copy, one SASS skeleton with the same memory stream, measured 976. Timed
+// with the block fence (h100-fenced-timing.json) it measures 949 and the pair is -2.4 % (copy_probes.test.cpp
+// replays the probes that found it).
+// The ldmatrix.x4 pair: the row-major copy's 192 excess ldmatrix wavefronts, which the model serializes (1306
+// against 1118 cycles), cost 34 measured with the fence (1182 against 1148; before it, 1070 against 1131). With the
+// code held equal (copy_layout_probe.cu) they cost 7-23 %, within 10 % of the model; in the catalogue's kernels,
+// whose stores all wait for both ldmatrix results (an identity repack, PRMT 0x1054), less. Not explained
+// (README, "How accurate is it").
 // (The CK-XOR fp32 GEMM left this list when LDS address arithmetic was priced: sim/report/address_arithmetic.hpp,
 // +11.6 % -> -2.6 %.)
-const std::map<std::string, double> speedup_outliers = {
-    {"example cute-swizzle: SW64 Swizzle<2,4,3> 8x32", 0.13},
-    {"example lds-index-swap: ck-xor 2025, ldmatrix.x4", 0.26},
+const std::map<std::string, std::map<std::string, double>> speedup_outliers = {
+    {"gpu/recordings/h100-zero-overhead.json",
+     {{"example cute-swizzle: SW64 Swizzle<2,4,3> 8x32", 0.13}, {"example lds-index-swap: ck-xor 2025, ldmatrix.x4", 0.26}}},
+    {"gpu/recordings/h100-timing.json", {{"example cute-swizzle: SW64 Swizzle<2,4,3> 8x32", 0.13}}},
+    {"gpu/recordings/h100-fenced-timing.json", {{"example lds-index-swap: ck-xor 2025, ldmatrix.x4", 0.15}}},
 };
 
 }  // namespace
@@ -115,8 +125,9 @@ TEST_CASE("conflict-free speed-ups: each within 10 % of measured, the named outl
       CAPTURE(r.conflict_free);
       CAPTURE(r.predicted);
       CAPTURE(r.measured);
-      const auto outlier = speedup_outliers.find(r.conflict_free);
-      if (outlier == speedup_outliers.end()) {
+      const std::map<std::string, double>& named = speedup_outliers.at(entry.first);
+      const auto outlier = named.find(r.conflict_free);
+      if (outlier == named.end()) {
         CHECK(std::fabs(r.error) <= 0.10);
       } else {
         CHECK(std::fabs(r.error) <= outlier->second);
