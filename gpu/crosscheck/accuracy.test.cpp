@@ -70,9 +70,10 @@ const std::map<std::string, double> point_outliers = {};
 // replays the probes that found it).
 // The ldmatrix.x4 pair: the row-major copy's 192 excess ldmatrix wavefronts, which the model serializes (1306
 // against 1118 cycles), cost 34 measured with the fence (1182 against 1148; before it, 1070 against 1131). With the
-// code held equal (copy_layout_probe.cu) they cost 7-23 %, within 10 % of the model; in the catalogue's kernels,
-// whose stores all wait for both ldmatrix results (an identity repack, PRMT 0x1054), less. Not explained
-// (README, "How accurate is it").
+// code held equal (copy_layout_probe.cu) they cost 7-23 %, within 10 % of the model; in the catalogue's kernels
+// they overlap the drain of the 512 half-used store sectors (Nsight's stall samples: 130 against 20 waiting for the
+// ldmatrix data, 62 against 110 at the drain; h100-copy-end-clock-stalls.txt), where the model queues each store's
+// data behind the LDS instructions already in the shared pipe (README, "How accurate is it").
 // (The CK-XOR fp32 GEMM left this list when LDS address arithmetic was priced: sim/report/address_arithmetic.hpp,
 // +11.6 % -> -2.6 %.)
 const std::map<std::string, std::map<std::string, double>> speedup_outliers = {
