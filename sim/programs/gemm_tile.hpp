@@ -279,31 +279,37 @@ template <class Grid, class A, class B, class C>
 TILESIM_HOST_DEVICE constexpr void gemm_multiply_accumulate(const Grid& grid, const A& a, const B& b, C& acc) {
   if constexpr (!is_constant_v<Grid>) {
     // The run-time form: plain loops over the same products in the same order, each output's sum bit for bit
-    // the same; the gemm_per_lane sums of one (mi, i, ni) advance together (independent chains, not one).
-    // Register indices come from each Y dim's stride, taken once (d_of is row-major over Y, so linear in y).
+    // the same; the 4 x 4 sums of one (mi, ni) advance together (16 independent chains, each k step's 4 A and
+    // 4 B values loaded once for all of them). Register indices come from each Y dim's stride, taken once
+    // (d_of is row-major over Y, so linear in y).
     const gemm_warp_grid& g = grid;
     const index_t a_mi = a.d_of({1, 0, 0, 0}), a_ki = a.d_of({0, 1, 0, 0}), a_i = a.d_of({0, 0, 1, 0});
     const index_t b_ni = b.d_of({1, 0, 0, 0}), b_ki = b.d_of({0, 1, 0, 0}), b_j = b.d_of({0, 0, 1, 0});
     const index_t c_mi = acc.d_of({1, 0, 0, 0}), c_ni = acc.d_of({0, 1, 0, 0}), c_i = acc.d_of({0, 0, 1, 0}),
                   c_j = acc.d_of({0, 0, 0, 1});
     for (index_t mi = 0; mi < g.m_iter; ++mi) {
-      for (index_t i = 0; i < gemm_per_lane; ++i) {
-        const auto* pa = &a[mi * a_mi + i * a_i];
-        for (index_t ni = 0; ni < g.n_iter; ++ni) {
-          const float* pb[gemm_per_lane];
-          float sum[gemm_per_lane];
-          const index_t c = mi * c_mi + ni * c_ni + i * c_i;
-          for (index_t j = 0; j < gemm_per_lane; ++j) {
-            pb[j] = &b[ni * b_ni + j * b_j];
-            sum[j] = acc[c + j * c_j];
-          }
-          for (index_t ki = 0; ki < g.k_iter; ++ki)
-            for (index_t e = 0; e < g.vector; ++e) {
-              const float x = pa[ki * a_ki + e];
-              for (index_t j = 0; j < gemm_per_lane; ++j) sum[j] += x * pb[j][ki * b_ki + e];
-            }
-          for (index_t j = 0; j < gemm_per_lane; ++j) acc[c + j * c_j] = sum[j];
+      for (index_t ni = 0; ni < g.n_iter; ++ni) {
+        const float* pa[gemm_per_lane];
+        const float* pb[gemm_per_lane];
+        float sum[gemm_per_lane][gemm_per_lane];
+        const index_t c = mi * c_mi + ni * c_ni;
+        for (index_t i = 0; i < gemm_per_lane; ++i) {
+          pa[i] = &a[mi * a_mi + i * a_i];
+          pb[i] = &b[ni * b_ni + i * b_j];
+          for (index_t j = 0; j < gemm_per_lane; ++j) sum[i][j] = acc[c + i * c_i + j * c_j];
         }
+        for (index_t ki = 0; ki < g.k_iter; ++ki)
+          for (index_t e = 0; e < g.vector; ++e) {
+            float x[gemm_per_lane], y[gemm_per_lane];
+            for (index_t i = 0; i < gemm_per_lane; ++i) {
+              x[i] = pa[i][ki * a_ki + e];
+              y[i] = pb[i][ki * b_ki + e];
+            }
+            for (index_t i = 0; i < gemm_per_lane; ++i)
+              for (index_t j = 0; j < gemm_per_lane; ++j) sum[i][j] += x[i] * y[j];
+          }
+        for (index_t i = 0; i < gemm_per_lane; ++i)
+          for (index_t j = 0; j < gemm_per_lane; ++j) acc[c + i * c_i + j * c_j] = sum[i][j];
       }
     }
     return;
