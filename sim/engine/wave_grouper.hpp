@@ -55,7 +55,8 @@ class wave_grouper {
   [[gnu::always_inline]] void add_run(int lane, const lane_access& a, std::size_t count, AddressOf&& address_of) {
     const signature s{a.label, a.width, a.kind, a.space, a.atomic, a.matrix_load};
     const bool one_piece = split_ == 0 || a.width <= static_cast<std::uint32_t>(split_);
-    std::uint64_t& rows = count_[static_cast<std::size_t>(lane)];
+    std::uint64_t& reached = count_[static_cast<std::size_t>(lane)];
+    std::uint64_t rows = reached;  // a local: the address stores below cannot alias it
     for (std::size_t k = 0; k < count; ++k) {
       const address_t address = address_of(k);
       const auto row = static_cast<std::size_t>(rows);
@@ -64,9 +65,12 @@ class wave_grouper {
         merge(state_[row], a, address, lane, 0);
         ++rows;
       } else {
+        reached = rows;
         add_rows(lane, a, address, k == 0);
+        rows = reached;
       }
     }
+    reached = rows;
   }
   // Closes interval `interval` of wave `wave` of workgroup `block`: appends its instructions and alu tail to rec,
   // and its ambiguities and divergence; tails[l] is lane l's arithmetic after its last access (empty: none).
