@@ -342,26 +342,26 @@ template <class Ctx, class Shape>
 TILESIM_HOST_DEVICE void gemm_tile(Ctx& ctx, const Shape& shape) {
   const gemm_shape& s = value_of(shape);
   const gemm_params& p = s.params;
-  const auto grid = derive_once(ctx, shape, [](const gemm_shape& c) { return make_gemm_warp_grid(c.params, c.threads, c.warp_size); });
+  const auto& grid = derive_once(ctx, shape, [](const gemm_shape& c) { return make_gemm_warp_grid(c.params, c.threads, c.warp_size); });
   const gemm_warp_grid& g = value_of(grid);
   require_launch_shape(ctx, s.threads, s.warp_size, g.blocks_m * g.blocks_n);
   const index_t M = p.m_per_block, N = p.n_per_block, K = p.k_per_block;
-  const auto a_copy = derive_once(ctx, shape, [](const gemm_shape& c) {
+  const auto& a_copy = derive_once(ctx, shape, [](const gemm_shape& c) {
     return make_warp_raked_encoding(c.threads, c.warp_size, c.params.m_per_block, c.params.k_per_block, c.params.vector);
   });
-  const auto b_copy = derive_once(ctx, shape, [](const gemm_shape& c) {
+  const auto& b_copy = derive_once(ctx, shape, [](const gemm_shape& c) {
     return make_warp_raked_encoding(c.threads, c.warp_size, c.params.n_per_block, c.params.k_per_block, c.params.vector);
   });
-  const auto a_frag = derive_once(ctx, grid, [](const gemm_warp_grid& c) { return make_gemm_a_encoding(c, c.vector); });
-  const auto b_frag = derive_once(ctx, grid, [](const gemm_warp_grid& c) { return make_gemm_b_encoding(c, c.vector); });
-  const auto c_frag = derive_once(ctx, grid, [](const gemm_warp_grid& c) { return make_gemm_c_encoding(c); });
-  const auto a_desc = derive_once(ctx, shape, [](const gemm_shape& c) {
+  const auto& a_frag = derive_once(ctx, grid, [](const gemm_warp_grid& c) { return make_gemm_a_encoding(c, c.vector); });
+  const auto& b_frag = derive_once(ctx, grid, [](const gemm_warp_grid& c) { return make_gemm_b_encoding(c, c.vector); });
+  const auto& c_frag = derive_once(ctx, grid, [](const gemm_warp_grid& c) { return make_gemm_c_encoding(c); });
+  const auto& a_desc = derive_once(ctx, shape, [](const gemm_shape& c) {
     return make_naive_descriptor<2>({c.params.m, c.params.k}, {c.params.k, 1}, c.params.k, 1);
   });
-  const auto b_desc = derive_once(ctx, shape, [](const gemm_shape& c) {
+  const auto& b_desc = derive_once(ctx, shape, [](const gemm_shape& c) {
     return make_naive_descriptor<2>({c.params.n, c.params.k}, {c.params.k, 1}, c.params.k, 1);
   });
-  const auto c_desc = derive_once(ctx, shape, [](const gemm_shape& c) {
+  const auto& c_desc = derive_once(ctx, shape, [](const gemm_shape& c) {
     return make_naive_descriptor<2>({c.params.m, c.params.n}, {c.params.n, 1}, c.params.n, 1);
   });
   const index_t warp = ctx.warp(), lane = ctx.lane();
