@@ -279,14 +279,17 @@ template <class Grid, class A, class B, class C>
 TILESIM_HOST_DEVICE constexpr void gemm_multiply_accumulate(const Grid& grid, const A& a, const B& b, C& acc) {
   if constexpr (!is_constant_v<Grid>) {
     // The run-time form: plain loops over the same products in the same order, each output's sum bit for bit
-    // the same; the 4 x 4 sums of one (mi, ni) advance together (16 independent chains, each k step's 4 A and
-    // 4 B values loaded once for all of them). Register indices come from each Y dim's stride, taken once
-    // (d_of is row-major over Y, so linear in y).
+    // the same; the 4 x 4 sums of one (mi, ni) advance together (16 independent chains). The step's K values
+    // (4 of A and 4 of B per k, k = ki * vector + e) are first copied k-major, `chunk` k at a time, so each k's
+    // update is a row of 4 B values times each of 4 A values (the compiler vectorizes it along the row).
+    // Register indices come from each Y dim's stride, taken once (d_of is row-major over Y, so linear in y).
     const gemm_warp_grid& g = grid;
     const index_t a_mi = a.d_of({1, 0, 0, 0}), a_ki = a.d_of({0, 1, 0, 0}), a_i = a.d_of({0, 0, 1, 0});
     const index_t b_ni = b.d_of({1, 0, 0, 0}), b_ki = b.d_of({0, 1, 0, 0}), b_j = b.d_of({0, 0, 1, 0});
     const index_t c_mi = acc.d_of({1, 0, 0, 0}), c_ni = acc.d_of({0, 1, 0, 0}), c_i = acc.d_of({0, 0, 1, 0}),
                   c_j = acc.d_of({0, 0, 0, 1});
+    constexpr index_t chunk = 16;
+    const index_t k_count = g.k_iter * g.vector;
     for (index_t mi = 0; mi < g.m_iter; ++mi) {
       for (index_t ni = 0; ni < g.n_iter; ++ni) {
         const float* pa[gemm_per_lane];
@@ -298,16 +301,24 @@ TILESIM_HOST_DEVICE constexpr void gemm_multiply_accumulate(const Grid& grid, co
           pb[i] = &b[ni * b_ni + i * b_j];
           for (index_t j = 0; j < gemm_per_lane; ++j) sum[i][j] = acc[c + i * c_i + j * c_j];
         }
-        for (index_t ki = 0; ki < g.k_iter; ++ki)
-          for (index_t e = 0; e < g.vector; ++e) {
-            float x[gemm_per_lane], y[gemm_per_lane];
+        index_t ki = 0, e = 0;
+        for (index_t first = 0; first < k_count; first += chunk) {
+          const index_t n = k_count - first < chunk ? k_count - first : chunk;
+          float x[chunk][gemm_per_lane], y[chunk][gemm_per_lane];
+          for (index_t k = 0; k < n; ++k) {
             for (index_t i = 0; i < gemm_per_lane; ++i) {
-              x[i] = pa[i][ki * a_ki + e];
-              y[i] = pb[i][ki * b_ki + e];
+              x[k][i] = pa[i][ki * a_ki + e];
+              y[k][i] = pb[i][ki * b_ki + e];
             }
-            for (index_t i = 0; i < gemm_per_lane; ++i)
-              for (index_t j = 0; j < gemm_per_lane; ++j) sum[i][j] += x[i] * y[j];
+            if (++e == g.vector) {
+              e = 0;
+              ++ki;
+            }
           }
+          for (index_t k = 0; k < n; ++k)
+            for (index_t i = 0; i < gemm_per_lane; ++i)
+              for (index_t j = 0; j < gemm_per_lane; ++j) sum[i][j] += x[k][i] * y[k][j];
+        }
         for (index_t i = 0; i < gemm_per_lane; ++i)
           for (index_t j = 0; j < gemm_per_lane; ++j) acc[c + i * c_i + j * c_j] = sum[i][j];
       }
