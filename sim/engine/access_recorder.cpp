@@ -108,14 +108,14 @@ void access_recorder::note_alu(int op, index_t n) {
 }
 
 void access_recorder::close_alu_interval() {
-  alu_tails_.resize(static_cast<std::size_t>(interval_) + 1);
-  alu_tails_[static_cast<std::size_t>(interval_)] = pending_alu_;
+  closed_alu_ = pending_alu_;
+  closed_interval_ = interval_;
   pending_alu_ = {};
 }
 
 alu_work access_recorder::alu_tail(int interval) const {
-  // A closed interval (the thread waits at or passed its barrier) has its tail kept; the open one is pending.
-  if (interval >= 0 && static_cast<std::size_t>(interval) < alu_tails_.size()) return alu_tails_[static_cast<std::size_t>(interval)];
+  // The interval closed last (the thread waits at or passed its barrier) has its tail kept; the open one is pending.
+  if (interval == closed_interval_) return closed_alu_;
   return interval == interval_ ? pending_alu_ : alu_work{};
 }
 

@@ -22,7 +22,6 @@
 
 #include <algorithm>
 #include <span>
-#include <vector>
 
 #include "sim/engine/interval_touches.hpp"
 #include "sim/engine/lane_access.hpp"
@@ -78,8 +77,8 @@ class access_recorder {
   int wave() const { return wave_; }
   int lane() const { return lane_; }
   int interval() const { return interval_; }
-  // Arithmetic stated after the last access of `interval` (before its barrier or the program's end); while the
-  // thread waits at the barrier that closes `interval`, already that interval's.
+  // Arithmetic stated after the last access of `interval` (before its barrier or the program's end), for the
+  // interval the thread last closed at a barrier or its open one (the runner asks for no other).
   alu_work alu_tail(int interval) const;
 
   // Adds n instructions of class op to what the next access (or the interval's tail) carries.
@@ -90,7 +89,8 @@ class access_recorder {
   wave_grouper* grouper_ = nullptr;     // this thread's wave's
   detail::interval_touches* touches_ = nullptr;  // its workgroup's open interval's (block_state::touches)
   alu_work pending_alu_;                // stated since the last access
-  std::vector<alu_work> alu_tails_;     // per finished interval: pending_alu_ at its barrier
+  alu_work closed_alu_;                 // pending_alu_ at the barrier that closed interval closed_interval_
+  int closed_interval_ = -1;            // the last interval this thread closed (-1: none in this workgroup)
   static constexpr index_t tracked_range = index_t{1} << 48;  // element offsets and byte addresses followed
   static constexpr index_t max_elements = index_t{1} << 24;   // elements in one vector access followed
   // The natural alignment of a width >= 1: its lowest set bit, at most 16. 12 -> 4, 32 -> 16.

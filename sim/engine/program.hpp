@@ -142,11 +142,12 @@ TILESIM_HOST_DEVICE constexpr void alu(Ctx& ctx, alu_op op, index_t n) {
 
 // derive(x, f) (spec/constant.hpp) for a value every thread of the workgroup derives alike: an encoding, a
 // descriptor, a warp split. A constant x gives derive's constant; a run-time x gives f(x), which a context with a
-// shared_value member (the simulator's) computes once for all its threads and copies to the others, and any
+// shared_value member (the simulator's) computes once for all its threads and hands to each as a reference to
+// the value it keeps (valid while the workgroup runs; bind it with const auto& to read it in place), and any
 // other context (the GPU's) computes in each thread, as derive does. f must capture nothing.
-// const auto a_frag = derive_once(ctx, grid, [](const gemm_warp_grid& g) { return make_gemm_a_encoding(g, g.vector); });
+// const auto& a_frag = derive_once(ctx, grid, [](const gemm_warp_grid& g) { return make_gemm_a_encoding(g, g.vector); });
 template <class Ctx, class T, class F>
-TILESIM_HOST_DEVICE constexpr auto derive_once(Ctx& ctx, const T& x, F f) {
+TILESIM_HOST_DEVICE constexpr decltype(auto) derive_once(Ctx& ctx, const T& x, F f) {
   if constexpr (is_constant_v<T>)
     return derive(x, f);
   else if constexpr (requires { ctx.shared_value(x, f); })

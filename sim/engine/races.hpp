@@ -62,8 +62,12 @@ std::vector<race> find_races(const std::vector<touch>& touches, race_scope scope
 // flags: a correct program's intervals cost a pass over their words.
 class race_screen {
  public:
-  // Bytes [0, bytes) of one space (LDS: launch::max_lds_bytes).
+  // Bytes [0, bytes) of one space (LDS: the bytes allocated so far; cover() extends it).
   explicit race_screen(std::size_t bytes) : cells_((bytes + 3) / 4) {}
+  // Extends the screen to bytes [0, bytes) (added words are unmarked); a larger screen is kept as it is.
+  void cover(std::size_t bytes) {
+    if (cells_.size() < (bytes + 3) / 4) cells_.resize((bytes + 3) / 4);
+  }
   // Marks [begin, end) as touched by `thread`; bytes outside the screen are ignored.
   void mark(address_t begin, address_t end, int thread, bool write, bool atomic);
   // A possible race among the touches marked since the last clear().

@@ -7,9 +7,10 @@
 // simply called. An f that throws keeps nothing, so every thread that asks throws the same error.
 //
 // EXAMPLE. 256 threads of the GEMM tile each ask for make_gemm_a_encoding(grid): the first computes and checks
-// it; the other 255 copy it (a few hundred bytes) instead of building and checking three encodings.
+// it; the other 255 read the kept one instead of building and checking three encodings.
 //
-// INVARIANTS: shared_value(memo, x, f) == f(x) for every x; an entry is reused only for an equal x and the same f.
+// INVARIANTS: shared_value(memo, x, f) == f(x) for every x; an entry is reused only for an equal x and the same f;
+// a kept value never changes or moves while the memo holds it.
 #pragma once
 
 #include <concepts>
@@ -47,9 +48,10 @@ struct shared_value_entry : window_memo::entry {
   }
 };
 
-// f(x), computed once per runner for each distinct x (see the essay).
+// f(x), computed once per runner for each distinct x (see the essay): the kept value, which lives as long as the
+// memo keeps its values (at least until the next workgroup starts; window_memo::enter).
 template <class T, class F>
-auto shared_value(window_memo& memo, const T& x, F f) -> std::remove_cvref_t<std::invoke_result_t<F, const T&>> {
+auto shared_value(window_memo& memo, const T& x, F f) -> const std::remove_cvref_t<std::invoke_result_t<F, const T&>>& {
   using entry_type = shared_value_entry<T, F>;
   for (const auto& e : memo.values)
     if (e->tag == entry_type::type_tag() && static_cast<const entry_type*>(e.get())->holds(x))

@@ -113,10 +113,10 @@ class thread_context : public access_recorder {
   // The window setups this thread's runner shares between its threads (shared_window.hpp).
   detail::window_memo& window_memo();
   // f(x), made once by the runner's threads (program.hpp's derive_once; shared_value.hpp): a captureless f and
-  // an x that compares by value.
+  // an x that compares by value. The runner's kept value, valid while this thread's workgroup runs.
   template <class T, class F>
     requires(std::is_empty_v<F> && detail::shareable_key<T>)
-  auto shared_value(const T& x, F f) {
+  const auto& shared_value(const T& x, F f) {
     return detail::shared_value(window_memo(), x, f);
   }
 

@@ -21,7 +21,7 @@ wave_grouper::wave_grouper(int lanes, int wave_size, int split_bytes, bool empty
                                 std::to_string(split_bytes) + ")");
 }
 
-void wave_grouper::add_rows(int lane, const lane_access& a) {
+void wave_grouper::add_rows(int lane, const lane_access& a, address_t address, bool with_alu) {
   const auto split = static_cast<std::uint32_t>(split_);
   const bool splits = split_ > 0 && a.width > split;
   const std::uint32_t pieces = splits ? (a.width + split - 1) / split : 1;
@@ -39,8 +39,8 @@ void wave_grouper::add_rows(int lane, const lane_access& a) {
       exceptions_.push_back({k, lane, s});
       ++state_[k].exceptions;
     }
-    if (p == 0) merge_alu(state_[k], a);
-    merge(state_[k], a, lane, p);
+    if (p == 0 && with_alu) merge_alu(state_[k], a.alu_before);
+    merge(state_[k], a, address, lane, p);
   }
   count += pieces;
 }

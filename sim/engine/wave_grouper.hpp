@@ -49,25 +49,28 @@ class wave_grouper {
   }
   // Lane `lane`'s next `count` accesses, as count calls of add would take them: access k is `a` at address_of(k),
   // with a's arithmetic before the first only. Inline: the common case (one piece, a row already made, the
-  // reference's signature) is a compare and a few stores.
+  // reference's signature) is a compare and a few stores; `a` is read field by field, never copied (a copy of
+  // the access just built would stall on store forwarding).
   template <class AddressOf>
   [[gnu::always_inline]] void add_run(int lane, const lane_access& a, std::size_t count, AddressOf&& address_of) {
     const signature s{a.label, a.width, a.kind, a.space, a.atomic, a.matrix_load};
     const bool one_piece = split_ == 0 || a.width <= static_cast<std::uint32_t>(split_);
-    std::uint64_t& rows = count_[static_cast<std::size_t>(lane)];
-    lane_access next = a;
+    std::uint64_t& reached = count_[static_cast<std::size_t>(lane)];
+    std::uint64_t rows = reached;  // a local: the address stores below cannot alias it
     for (std::size_t k = 0; k < count; ++k) {
-      next.address = address_of(k);
+      const address_t address = address_of(k);
       const auto row = static_cast<std::size_t>(rows);
       if (one_piece && row < state_.size() && lane >= state_[row].ref && state_[row].sig == s) {
-        if (k == 0) merge_alu(state_[row], next);
-        merge(state_[row], next, lane, 0);
+        if (k == 0) merge_alu(state_[row], a.alu_before);
+        merge(state_[row], a, address, lane, 0);
         ++rows;
       } else {
-        add_rows(lane, next);
+        reached = rows;
+        add_rows(lane, a, address, k == 0);
+        rows = reached;
       }
-      next.alu_before = {};
     }
+    reached = rows;
   }
   // Closes interval `interval` of wave `wave` of workgroup `block`: appends its instructions and alu tail to rec,
   // and its ambiguities and divergence; tails[l] is lane l's arithmetic after its last access (empty: none).
@@ -105,19 +108,20 @@ class wave_grouper {
     signature sig;
   };
 
-  // The general add: piece by piece, rows made, references taken and exceptions noted as needed.
-  void add_rows(int lane, const lane_access& a);
-  // The arithmetic stated before access a into row r (with a's first piece).
-  static void merge_alu(row_state& r, const lane_access& a) {
-    for (int op = 0; op < alu_op_count; ++op) r.alu[op] = std::max(r.alu[op], a.alu_before[op]);
+  // The general add of access a at `address`: piece by piece, rows made, references taken and exceptions noted as
+  // needed; a's arithmetic goes with the first piece when with_alu.
+  void add_rows(int lane, const lane_access& a, address_t address, bool with_alu);
+  // The arithmetic stated before an access into row r (with its first piece).
+  static void merge_alu(row_state& r, const alu_work& before) {
+    for (int op = 0; op < alu_op_count; ++op) r.alu[op] = std::max(r.alu[op], before[op]);
   }
-  // Piece p of lane `lane`'s access a into row r: buffer, activity, address.
-  void merge(row_state& r, const lane_access& a, int lane, std::uint32_t p) const {
+  // Piece p of lane `lane`'s access a, at `address`, into row r: buffer, activity, address.
+  void merge(row_state& r, const lane_access& a, address_t address, int lane, std::uint32_t p) const {
     if (r.buffer != a.buffer) r.buffer = -1;
     if (a.active) {
       r.active = true;
-      if (a.address != no_address)
-        r.address[static_cast<std::size_t>(lane)] = a.address + static_cast<address_t>(p) * static_cast<address_t>(split_);
+      if (address != no_address)
+        r.address[static_cast<std::size_t>(lane)] = address + static_cast<address_t>(p) * static_cast<address_t>(split_);
     }
   }
   // Makes row `row` lane `lane`'s (a lower lane than its reference arrived).

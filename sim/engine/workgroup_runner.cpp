@@ -6,7 +6,6 @@
 #include <cstring>
 #include <map>
 #include <mutex>
-#include <optional>
 #include <span>
 #include <string>
 #include <tuple>
@@ -235,6 +234,8 @@ class block_runner {
       t.lane_ = i % config_.wave_size;
       t.label_ = 0;
       t.interval_ = 0;
+      t.pending_alu_ = {};
+      t.closed_interval_ = -1;
       t.status_ = thread_context::status::runnable;
       t.cancelled_ = false;
       t.lds_calls_ = 0;
@@ -429,7 +430,17 @@ class block_runner {
                         id_ranges(returned) + " returned without reaching it");
   }
 
+  // Whether every thread waits at thread 0's call site (the same file pointer and line: one site name), so the
+  // names need not be made; threads at the same site through different pointers take check_barrier_sites' path.
+  bool one_barrier_site() {
+    const thread_context& first = thread(0);
+    for (int t = 1; t < config_.block; ++t)
+      if (thread(t).barrier_file_ != first.barrier_file_ || thread(t).barrier_line_ != first.barrier_line_) return false;
+    return true;
+  }
+
   void check_barrier_sites(int barrier) {
+    if (one_barrier_site()) return;
     std::map<std::string, std::vector<int>> sites;
     for (int t = 0; t < config_.block; ++t)
       sites[site_name(thread(t).barrier_file_, thread(t).barrier_line_)].push_back(t);
@@ -460,10 +471,10 @@ class block_runner {
     bool lds_race = false;
     if (recorded.lds_writes) {
       recorded.expand_lds_reads();
-      if (!screen_) screen_.emplace(config_.max_lds_bytes);  // made when first needed (cells for all of the LDS)
-      for (const lds_touch& a : recorded.lds) screen_->mark(a.begin, a.end, a.thread, a.write, a.atomic);
-      lds_race = screen_->race();
-      screen_->clear();
+      screen_.cover(state_.lds_used);  // as large as the LDS allocated: every LDS touch lies in it
+      for (const lds_touch& a : recorded.lds) screen_.mark(a.begin, a.end, a.thread, a.write, a.atomic);
+      lds_race = screen_.race();
+      screen_.clear();
     }
     thread_major(recorded.global);
     if (options_.global_touches) global_touches.insert(global_touches.end(), recorded.global.begin(), recorded.global.end());
@@ -519,7 +530,7 @@ class block_runner {
   std::vector<alu_work> tails_;         // one interval's, per thread
   std::vector<race> races_;   // its races so far, not yet listed
   std::vector<touch> touches_;  // one interval's LDS and global touches, when LDS may race
-  std::optional<race_screen> screen_;  // LDS bytes of one interval
+  race_screen screen_{0};     // LDS bytes of one interval, grown to the LDS allocated
   diagnostic_counts found_;             // this workgroup's
   workgroup_record* record_ = nullptr;  // the record being made
   block_state state_;

@@ -279,31 +279,48 @@ template <class Grid, class A, class B, class C>
 TILESIM_HOST_DEVICE constexpr void gemm_multiply_accumulate(const Grid& grid, const A& a, const B& b, C& acc) {
   if constexpr (!is_constant_v<Grid>) {
     // The run-time form: plain loops over the same products in the same order, each output's sum bit for bit
-    // the same; the gemm_per_lane sums of one (mi, i, ni) advance together (independent chains, not one).
+    // the same; the 4 x 4 sums of one (mi, ni) advance together (16 independent chains). The step's K values
+    // (4 of A and 4 of B per k, k = ki * vector + e) are first copied k-major, `chunk` k at a time, so each k's
+    // update is a row of 4 B values times each of 4 A values (the compiler vectorizes it along the row).
     // Register indices come from each Y dim's stride, taken once (d_of is row-major over Y, so linear in y).
     const gemm_warp_grid& g = grid;
     const index_t a_mi = a.d_of({1, 0, 0, 0}), a_ki = a.d_of({0, 1, 0, 0}), a_i = a.d_of({0, 0, 1, 0});
     const index_t b_ni = b.d_of({1, 0, 0, 0}), b_ki = b.d_of({0, 1, 0, 0}), b_j = b.d_of({0, 0, 1, 0});
     const index_t c_mi = acc.d_of({1, 0, 0, 0}), c_ni = acc.d_of({0, 1, 0, 0}), c_i = acc.d_of({0, 0, 1, 0}),
                   c_j = acc.d_of({0, 0, 0, 1});
+    constexpr index_t chunk = 16;
+    const index_t k_count = g.k_iter * g.vector;
     for (index_t mi = 0; mi < g.m_iter; ++mi) {
-      for (index_t i = 0; i < gemm_per_lane; ++i) {
-        const auto* pa = &a[mi * a_mi + i * a_i];
-        for (index_t ni = 0; ni < g.n_iter; ++ni) {
-          const float* pb[gemm_per_lane];
-          float sum[gemm_per_lane];
-          const index_t c = mi * c_mi + ni * c_ni + i * c_i;
-          for (index_t j = 0; j < gemm_per_lane; ++j) {
-            pb[j] = &b[ni * b_ni + j * b_j];
-            sum[j] = acc[c + j * c_j];
-          }
-          for (index_t ki = 0; ki < g.k_iter; ++ki)
-            for (index_t e = 0; e < g.vector; ++e) {
-              const float x = pa[ki * a_ki + e];
-              for (index_t j = 0; j < gemm_per_lane; ++j) sum[j] += x * pb[j][ki * b_ki + e];
-            }
-          for (index_t j = 0; j < gemm_per_lane; ++j) acc[c + j * c_j] = sum[j];
+      for (index_t ni = 0; ni < g.n_iter; ++ni) {
+        const float* pa[gemm_per_lane];
+        const float* pb[gemm_per_lane];
+        float sum[gemm_per_lane][gemm_per_lane];
+        const index_t c = mi * c_mi + ni * c_ni;
+        for (index_t i = 0; i < gemm_per_lane; ++i) {
+          pa[i] = &a[mi * a_mi + i * a_i];
+          pb[i] = &b[ni * b_ni + i * b_j];
+          for (index_t j = 0; j < gemm_per_lane; ++j) sum[i][j] = acc[c + i * c_i + j * c_j];
         }
+        index_t ki = 0, e = 0;
+        for (index_t first = 0; first < k_count; first += chunk) {
+          const index_t n = k_count - first < chunk ? k_count - first : chunk;
+          float x[chunk][gemm_per_lane], y[chunk][gemm_per_lane];
+          for (index_t k = 0; k < n; ++k) {
+            for (index_t i = 0; i < gemm_per_lane; ++i) {
+              x[k][i] = pa[i][ki * a_ki + e];
+              y[k][i] = pb[i][ki * b_ki + e];
+            }
+            if (++e == g.vector) {
+              e = 0;
+              ++ki;
+            }
+          }
+          for (index_t k = 0; k < n; ++k)
+            for (index_t i = 0; i < gemm_per_lane; ++i)
+              for (index_t j = 0; j < gemm_per_lane; ++j) sum[i][j] += x[k][i] * y[k][j];
+        }
+        for (index_t i = 0; i < gemm_per_lane; ++i)
+          for (index_t j = 0; j < gemm_per_lane; ++j) acc[c + i * c_i + j * c_j] = sum[i][j];
       }
     }
     return;
@@ -336,26 +353,26 @@ template <class Ctx, class Shape>
 TILESIM_HOST_DEVICE void gemm_tile(Ctx& ctx, const Shape& shape) {
   const gemm_shape& s = value_of(shape);
   const gemm_params& p = s.params;
-  const auto grid = derive_once(ctx, shape, [](const gemm_shape& c) { return make_gemm_warp_grid(c.params, c.threads, c.warp_size); });
+  const auto& grid = derive_once(ctx, shape, [](const gemm_shape& c) { return make_gemm_warp_grid(c.params, c.threads, c.warp_size); });
   const gemm_warp_grid& g = value_of(grid);
   require_launch_shape(ctx, s.threads, s.warp_size, g.blocks_m * g.blocks_n);
   const index_t M = p.m_per_block, N = p.n_per_block, K = p.k_per_block;
-  const auto a_copy = derive_once(ctx, shape, [](const gemm_shape& c) {
+  const auto& a_copy = derive_once(ctx, shape, [](const gemm_shape& c) {
     return make_warp_raked_encoding(c.threads, c.warp_size, c.params.m_per_block, c.params.k_per_block, c.params.vector);
   });
-  const auto b_copy = derive_once(ctx, shape, [](const gemm_shape& c) {
+  const auto& b_copy = derive_once(ctx, shape, [](const gemm_shape& c) {
     return make_warp_raked_encoding(c.threads, c.warp_size, c.params.n_per_block, c.params.k_per_block, c.params.vector);
   });
-  const auto a_frag = derive_once(ctx, grid, [](const gemm_warp_grid& c) { return make_gemm_a_encoding(c, c.vector); });
-  const auto b_frag = derive_once(ctx, grid, [](const gemm_warp_grid& c) { return make_gemm_b_encoding(c, c.vector); });
-  const auto c_frag = derive_once(ctx, grid, [](const gemm_warp_grid& c) { return make_gemm_c_encoding(c); });
-  const auto a_desc = derive_once(ctx, shape, [](const gemm_shape& c) {
+  const auto& a_frag = derive_once(ctx, grid, [](const gemm_warp_grid& c) { return make_gemm_a_encoding(c, c.vector); });
+  const auto& b_frag = derive_once(ctx, grid, [](const gemm_warp_grid& c) { return make_gemm_b_encoding(c, c.vector); });
+  const auto& c_frag = derive_once(ctx, grid, [](const gemm_warp_grid& c) { return make_gemm_c_encoding(c); });
+  const auto& a_desc = derive_once(ctx, shape, [](const gemm_shape& c) {
     return make_naive_descriptor<2>({c.params.m, c.params.k}, {c.params.k, 1}, c.params.k, 1);
   });
-  const auto b_desc = derive_once(ctx, shape, [](const gemm_shape& c) {
+  const auto& b_desc = derive_once(ctx, shape, [](const gemm_shape& c) {
     return make_naive_descriptor<2>({c.params.n, c.params.k}, {c.params.k, 1}, c.params.k, 1);
   });
-  const auto c_desc = derive_once(ctx, shape, [](const gemm_shape& c) {
+  const auto& c_desc = derive_once(ctx, shape, [](const gemm_shape& c) {
     return make_naive_descriptor<2>({c.params.m, c.params.n}, {c.params.n, 1}, c.params.n, 1);
   });
   const index_t warp = ctx.warp(), lane = ctx.lane();
