@@ -147,6 +147,36 @@ program_report reuse_report(int grid, const arch_table& arch = arch_named("sm90"
   return make_program_report(arch, run);
 }
 
+// Thread t: loads in[t], stores it to out[t], then states 3 FMAs after its last access (the program's tail).
+struct tail_program {
+  void operator()(thread_context& ctx) const {
+    const auto in = global_buffer<float>(ctx, 0);
+    const auto out = global_buffer<float>(ctx, 1);
+    const index_t i = ctx.block_id() * 256 + ctx.thread_id();
+    ctx.label("load");
+    const float v = load_element(in, i);
+    ctx.label("store");
+    store_element(out, i, v);
+    alu(ctx, alu_op::fma, 3);
+  }
+};
+
+program_report tail_report(int grid) {
+  global_memory mem;
+  mem.add<float>("in", 256 * index_t{grid}, 1.0f);
+  mem.add<float>("out", 256 * index_t{grid}, 0.0f);
+  return make_program_report(arch_named("sm90"),
+                             sim::run(launch{.grid = grid, .block = 256, .wave_size = 32}, std::move(mem), tail_program{}));
+}
+
+TEST_CASE("a workgroup's tail arithmetic stays its own: 4 workgroups on one runner put 4 x one's FMAs on the last access, none on the first") {
+  const program_report one = tail_report(1), four = tail_report(4);
+  CHECK(find(one, "load").alu.fma == 0);
+  CHECK(find(one, "store").alu.fma > 0);
+  CHECK(find(four, "load").alu.fma == 0);
+  CHECK(find(four, "store").alu.fma == 4 * find(one, "store").alu.fma);
+}
+
 TEST_CASE("first touch vs reuse: a sector this SM loaded in an earlier interval is an L1 hit at L1 latency") {
   const program_report r = reuse_report(1);
   const instruction_report& again = find(r, "again");
