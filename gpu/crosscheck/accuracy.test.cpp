@@ -24,6 +24,7 @@
 
 #include "gpu/crosscheck/accuracy.hpp"
 #include "gpu/crosscheck/crosscheck.hpp"
+#include "gpu/crosscheck/recorded_accuracy.test.hpp"
 
 namespace {
 
@@ -36,17 +37,6 @@ const std::map<std::string, double> recordings = {
     {"gpu/recordings/h100-timing.json", 0.083},
     {"gpu/recordings/h100-fenced-timing.json", 0.067},
 };
-
-const accuracy& accuracy_for(const std::string& path) {
-  static std::map<std::string, accuracy> cache;
-  auto it = cache.find(path);
-  if (it != cache.end()) return it->second;
-  std::ifstream f(path);
-  REQUIRE_MESSAGE(f.good(), path << " is missing (the test runs in the repository root)");
-  std::stringstream s;
-  s << f.rdbuf();
-  return cache.emplace(path, accuracy_of(parse_json(s.str()))).first->second;
-}
 
 // Points and conflict-free pairs per recording (h100-zero-overhead.json adds the matrix-core GEMM, the
 // synthesized layouts and lds-index-swap through ldmatrix.x4: 4 + 6 + 4 points, 1 + 3 + 1 pairs).

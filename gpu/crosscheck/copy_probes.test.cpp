@@ -25,15 +25,14 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "gpu/crosscheck/accuracy.hpp"
-#include "gpu/crosscheck/json.hpp"
+#include "gpu/crosscheck/recorded_accuracy.test.hpp"
+#include "sim/models/truth_file.test.hpp"
 
 namespace {
 
@@ -47,41 +46,23 @@ double median_of(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-// Rows of a probe TSV ('#' comments, a header line naming the columns): column name -> text.
-std::vector<std::map<std::string, std::string>> read_tsv(const std::string& path) {
-  std::ifstream f(path);
-  REQUIRE_MESSAGE(f.good(), path << " is missing (the test runs in the repository root)");
-  std::vector<std::string> header;
-  std::vector<std::map<std::string, std::string>> rows;
-  std::string line;
-  while (std::getline(f, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    std::vector<std::string> cells;
-    std::istringstream s(line);
-    for (std::string cell; std::getline(s, cell, '\t');) cells.push_back(cell);
-    if (header.empty()) {
-      header = cells;
-      continue;
-    }
-    REQUIRE_MESSAGE(cells.size() == header.size(), path << ": a row has " << cells.size() << " cells, not "
-                                                        << header.size() << ": " << line);
-    std::map<std::string, std::string> row;
-    for (std::size_t k = 0; k < cells.size(); ++k) row[header[k]] = cells[k];
-    rows.push_back(row);
-  }
-  return rows;
-}
+using tilesim::sim::truth_file::read_tsv_rows;
+using probe_rows = tilesim::sim::truth_file::tsv_rows;
 
 // The median over rounds of the "median" column of the rows matching every (column, value) of `key`.
-double median_cycles(const std::vector<std::map<std::string, std::string>>& rows,
-                     const std::map<std::string, std::string>& key) {
-  std::vector<double> v;
-  for (const auto& row : rows)
-    if (std::all_of(key.begin(), key.end(), [&](const auto& kv) { return row.at(kv.first) == kv.second; }))
-      v.push_back(std::stod(row.at("median")));
+double median_cycles(const probe_rows& t, const std::map<std::string, std::string>& key) {
+  std::vector<std::pair<std::size_t, std::string>> wanted;
   std::string text;
-  for (const auto& [column, value] : key) text += column + "=" + value + " ";
-  REQUIRE_MESSAGE(!v.empty(), "no probe rows with " << text);
+  for (const auto& [column, value] : key) {
+    wanted.emplace_back(t.column(column), value);
+    text += column + "=" + value + " ";
+  }
+  const std::size_t median = t.column("median");
+  std::vector<double> v;
+  for (const auto& row : t.rows)
+    if (std::all_of(wanted.begin(), wanted.end(), [&](const auto& w) { return row[w.first] == w.second; }))
+      v.push_back(std::stod(row[median]));
+  REQUIRE_MESSAGE(!v.empty(), "no probe rows with " << text << "in " << t.path);
   return median_of(v);
 }
 
@@ -90,12 +71,7 @@ const std::string kernel_probe = "sim/calibration/h100-copy-kernel-probe.tsv";
 
 // The model's predicted speed-up of one conflict-free point over its conflicted point on the catalogue recording.
 double predicted_speedup(const std::string& conflict_free) {
-  std::ifstream f("gpu/recordings/h100-zero-overhead.json");
-  REQUIRE_MESSAGE(f.good(), "gpu/recordings/h100-zero-overhead.json is missing (the test runs in the repository root)");
-  std::stringstream s;
-  s << f.rdbuf();
-  static const accuracy a = accuracy_of(parse_json(s.str()));
-  for (const speedup_row& r : a.speedups)
+  for (const speedup_row& r : accuracy_for("gpu/recordings/h100-zero-overhead.json").speedups)
     if (r.conflict_free == conflict_free) return r.predicted;
   FAIL("no conflict-free pair ending in " << conflict_free << " in h100-zero-overhead.json");
   return 0;
@@ -104,10 +80,11 @@ double predicted_speedup(const std::string& conflict_free) {
 }  // namespace
 
 TEST_CASE("same code, layouts as data: SW64 and CK-XOR 2025 take the same time (within 4 %)") {
-  const auto rows = read_tsv(layout_probe);
+  const auto rows = read_tsv_rows(layout_probe);
   std::set<std::pair<std::string, std::string>> runs;  // (machine, variant) with both layouts
-  for (const auto& row : rows)
-    if (row.at("layout") == "sw64") runs.insert({row.at("machine"), row.at("variant")});
+  const std::size_t layout = rows.column("layout"), machine = rows.column("machine"), variant = rows.column("variant");
+  for (const auto& row : rows.rows)
+    if (row[layout] == "sw64") runs.insert({row[machine], row[variant]});
   CHECK(runs.size() >= 20);  // base, extra8/24, pad1-7 (pad8, pad16), stamps on two machines
   for (const auto& run : runs) {  // no structured binding: clang 14 cannot capture one in CAPTURE
     const std::string& machine = run.first;
@@ -123,7 +100,7 @@ TEST_CASE("same code, layouts as data: SW64 and CK-XOR 2025 take the same time (
 }
 
 TEST_CASE("timed as before 6edb4e5, the catalogue's own kernels compiled elsewhere, padded or not: SW64 >= 10 % under CK-XOR 2025") {
-  const auto rows = read_tsv(kernel_probe);
+  const auto rows = read_tsv_rows(kernel_probe);
   for (const std::string pad : {"pad0", "pad4", "pad8"}) {
     CAPTURE(pad);
     const std::map<std::string, std::string> key = {{"device", "h100-0210"}, {"pad", pad}, {"warmth", "cold"}, {"fence", "none"}};
@@ -140,7 +117,7 @@ TEST_CASE("timed as before 6edb4e5, the catalogue's own kernels compiled elsewhe
 }
 
 TEST_CASE("a block fence before the last barrier: the kernels whose clock did not wait for their stores catch up, the rest stay") {
-  const auto rows = read_tsv(kernel_probe);
+  const auto rows = read_tsv_rows(kernel_probe);
   for (const std::string device : {"h200-0218", "h100-0231"}) {
     CAPTURE(device);
     auto cycles = [&](const std::string& layout, const std::string& fence) {
@@ -160,7 +137,7 @@ TEST_CASE("a block fence before the last barrier: the kernels whose clock did no
 }
 
 TEST_CASE("the outlier pairs' predicted speed-ups: within 10 % of what their layouts give with the code held equal") {
-  const auto rows = read_tsv(layout_probe);
+  const auto rows = read_tsv_rows(layout_probe);
   struct pair_case {
     std::string conflict_free_point, variant, layout;
   };

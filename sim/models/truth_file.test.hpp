@@ -10,9 +10,10 @@
 //   pattern_line(p) == "ld_w4_stride_03w 4 load 0 12 24 ... 372"   // paste into `tilesim bank`
 //
 // TSV FORMAT: lines starting with '#' are comments (provenance) wherever they appear; the first other line is
-// the header; every further non-empty line is a row. INVARIANTS: a file that cannot be opened, a row whose
-// field count differs from the header's, or a NAME given twice fails the test with the path and line; a
-// malformed pattern line fails it with the reader's message ("line 7: ...").
+// the header; every further non-empty line is a row (read_tsv: by NAME, each once; read_tsv_rows: all, in file
+// order). INVARIANTS: a file that cannot be opened, a row whose field count differs from the header's, or a NAME
+// given twice (read_tsv) fails the test with the path and line; a malformed pattern line fails it with the
+// reader's message ("line 7: ...").
 #pragma once
 
 #include <doctest/doctest.h>
@@ -30,28 +31,41 @@
 
 namespace tilesim::sim::truth_file {
 
+// Index of the column named `name` in `header`; fails the test (naming `path`) when there is none.
+inline std::size_t column_of(const std::string& path, const std::vector<std::string>& header, const std::string& name) {
+  for (std::size_t i = 0; i < header.size(); ++i)
+    if (header[i] == name) return i;
+  FAIL(path << " has no column '" << name << "'");
+  return 0;
+}
+
+// Every row of a TSV in file order, rows free to share their first field (a probe's repeated rounds).
+struct tsv_rows {
+  std::string path;
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+  std::vector<int> lines;  // the file line of each row
+
+  std::size_t column(const std::string& name) const { return column_of(path, header, name); }
+};
+
 struct tsv {
   std::string path;
   std::vector<std::string> header;
   std::map<std::string, std::vector<std::string>> rows;  // by the first field
 
   // Index of the column named `name`; fails the test when the header has none.
-  std::size_t column(const std::string& name) const {
-    for (std::size_t i = 0; i < header.size(); ++i)
-      if (header[i] == name) return i;
-    FAIL(path << " has no column '" << name << "'");
-    return 0;
-  }
+  std::size_t column(const std::string& name) const { return column_of(path, header, name); }
 };
 
 // True when `path` can be opened for reading.
 inline bool readable(const std::string& path) { return std::ifstream(path).good(); }
 
-// The '#'-commented TSV at `path` (see the format above).
-inline tsv read_tsv(const std::string& path) {
+// The '#'-commented TSV at `path` (see the format above), every row in file order.
+inline tsv_rows read_tsv_rows(const std::string& path) {
   std::ifstream in(path);
   REQUIRE_MESSAGE(in.good(), "cannot open " << path << " (run the tests from the repository root)");
-  tsv t;
+  tsv_rows t;
   t.path = path;
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
@@ -66,7 +80,19 @@ inline tsv read_tsv(const std::string& path) {
     }
     REQUIRE_MESSAGE(fields.size() == t.header.size(), path << ":" << number << ": " << fields.size()
                                                            << " fields, the header has " << t.header.size());
-    REQUIRE_MESSAGE(t.rows.count(fields[0]) == 0, path << ":" << number << ": " << fields[0] << " given twice");
+    t.rows.push_back(fields);
+    t.lines.push_back(number);
+  }
+  return t;
+}
+
+// The '#'-commented TSV at `path` (see the format above), rows by their first field (each NAME once).
+inline tsv read_tsv(const std::string& path) {
+  const tsv_rows all = read_tsv_rows(path);
+  tsv t{all.path, all.header, {}};
+  for (std::size_t r = 0; r < all.rows.size(); ++r) {
+    const std::vector<std::string>& fields = all.rows[r];
+    REQUIRE_MESSAGE(t.rows.count(fields[0]) == 0, path << ":" << all.lines[r] << ": " << fields[0] << " given twice");
     t.rows[fields[0]] = fields;
   }
   return t;
