@@ -13,28 +13,14 @@ gpu/device_context.hpp's block fence): every timed function has a MEMBAR between
 clock read, so every span ends once the stores have left, whichever register the clock gets.
 Usage: timing_harness_sass.py SOURCE_ROOT; prints what it found and exits 1 on a broken law.
 """
-import gzip
 import os
 import re
 import sys
 
 root = sys.argv[1] if len(sys.argv) > 1 else '.'
+sys.path.insert(0, os.path.join(root, 'gpu', 'calibrate'))
+import sass_lane_addresses  # noqa: E402
 STORE = ('STG', 'RED', 'ATOMG', 'ATOM')
-
-
-def functions(dump):
-    """{mangled name: [instruction text]} of a cuobjdump -sass dump."""
-    out, name = {}, None
-    for line in gzip.open(dump, 'rt'):
-        m = re.search(r'Function : (\S+)', line)
-        if m:
-            name = m.group(1)
-            out[name] = []
-            continue
-        m = re.match(r'\s+/\*[0-9a-f]{4}\*/\s+(.*?)\s*;', line)
-        if m and name:
-            out[name].append(re.sub(r'\s+', ' ', m.group(1)))
-    return out
 
 
 def opcode(text):
@@ -70,9 +56,15 @@ def fenced(code):
     return any(opcode(t).startswith('MEMBAR') for t in code[last:end])
 
 
+def timed_functions(dump):
+    """{name: [instruction text]} of the dump's functions that time their span."""
+    dumped = sass_lane_addresses.functions(os.path.join(root, 'sim', 'calibration', dump))
+    code = {n: [t for _, t in c] for n, c in dumped.items()}
+    return {n: c for n, c in code.items() if end_of_span(c)}
+
+
 failed = 0
-old = {n: c for n, c in functions(os.path.join(root, 'sim', 'calibration', 'h100-catalogue-sass.gz')).items()
-       if end_of_span(c)}
+old = timed_functions('h100-catalogue-sass.gz')
 waiting = {n for n, c in old.items() if clock_waits_for_stores(c)}
 clean = sorted(n for n in old if n not in waiting)
 print('law 1: before the fence, the last clock read waits for the stores in %d of %d timed functions; not in:' %
@@ -83,8 +75,7 @@ expected_clean = ['copy_fp16_kernelILi17EE', 'copy_fp16_kernelILi8EE', 'copy_fp1
 if len(old) != 118 or len(waiting) != 106 or not all(any(k in n for n in clean) for k in expected_clean):
     print('FAIL law 1: expected 106 of 118, with %s among the rest' % expected_clean)
     failed += 1
-new = {n: c for n, c in functions(os.path.join(root, 'sim', 'calibration', 'h100-catalogue-fenced-sass.gz')).items()
-       if end_of_span(c)}
+new = timed_functions('h100-catalogue-fenced-sass.gz')
 unfenced = sorted(n for n, c in new.items() if not fenced(c))
 print('law 2: with the fence, %d of %d timed functions fence their stores before the last clock read' %
       (len(new) - len(unfenced), len(new)))

@@ -17,6 +17,7 @@ prints the tilesim CK 2025 LDS.128 copy's 2 LDG, 2 STS (1 way), 2 LDS (1 way), 2
 "same memory instructions at the same lane addresses" for its hand-written twin.
 """
 import collections
+import functools
 import gzip
 import re
 import sys
@@ -33,21 +34,28 @@ def lop3(a, b, c, lut):
     return r
 
 
-def kernel_text(dump, name):
-    """The (pc, instruction) list of the first function in `dump` whose name contains `name`."""
-    out, on = [], False
+@functools.lru_cache(maxsize=4)
+def functions(dump):
+    """{mangled name: [(pc, instruction)]} of every function in a `cuobjdump -sass` dump, in dump order."""
+    out, name = {}, None
     for line in (gzip.open(dump, 'rt') if dump.endswith('.gz') else open(dump)):
-        if 'Function :' in line:
-            if on:
-                break
-            on = name in line
+        m = re.search(r'Function : (\S+)', line)
+        if m:
+            name = m.group(1)
+            out[name] = []
             continue
         m = re.match(r'\s+/\*([0-9a-f]{4})\*/\s+(.*?)\s*;', line)
-        if on and m:
-            out.append((int(m.group(1), 16), re.sub(r'\s+', ' ', m.group(2))))
-    if not out:
-        sys.exit('no function containing %r in %s' % (name, dump))
+        if m and name:
+            out[name].append((int(m.group(1), 16), re.sub(r'\s+', ' ', m.group(2))))
     return out
+
+
+def kernel_text(dump, name):
+    """The (pc, instruction) list of the first function in `dump` whose name contains `name`."""
+    for function, code in functions(dump).items():
+        if name in function and code:
+            return code
+    sys.exit('no function containing %r in %s' % (name, dump))
 
 
 def run_thread(code, tid, block=0, buffers=(0, 0x100000)):
