@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """gpu/isa_check.py FILE [--absent REGEX] REGEX...: exit 0 when every REGEX matches a line of FILE (PTX or
 device assembly) and no --absent REGEX does; else print what is missing (or present) and exit 1. Exit 2 when
-FILE cannot be read. Used by gpu-shuffle-isa and amd-shuffle-isa (gpu/meson.build, gpu/amd/meson.build)."""
+FILE cannot be read. Used by gpu-collectives-isa, gpu-kernels-isa and amd-shuffle-isa (gpu/meson.build, gpu/amd/meson.build)."""
 import re
 import sys
 

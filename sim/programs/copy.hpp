@@ -275,10 +275,11 @@ TILESIM_HOST_DEVICE void ldmatrix_operand_load(Ctx& ctx, const Buffer& lds, cons
         const index_t row = (mi * r.warps() + warp) * 16 + lane % 16, col = 16 * kg + 8 * (lane / 16);
         const ldmatrix_fragment<4> f = ldmatrix<4>(ctx, lds, desc.calculate_offset({row, col}));
         const index_t d0 = 8 * (mi * r.k_groups() + kg);
-        for (int i = 0; i < 4; ++i) {
-          moved[d0 + 2 * i] = static_cast<T>(f.r[i] & 0xffffu);
-          moved[d0 + 2 * i + 1] = static_cast<T>(f.r[i] >> 16);
-        }
+        // Register i whole into elements d, d+1 (low half first): one 32-bit copy, which nvcc stores as it came.
+        // Split into two halves with & and >>, nvcc repacked them (SHR + PRMT 0x1054 per register, the identity)
+        // and every store waited for both ldmatrix.x4 results, where a hand-written kernel stores the registers.
+        static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "ldmatrix_operand_load: low half = element d");
+        for (int i = 0; i < 4; ++i) __builtin_memcpy(&moved[d0 + 2 * i], &f.r[i], sizeof f.r[i]);
       }
   }
 }
