@@ -8,7 +8,7 @@ THE LAW. No README.md code block can drift from the code (issue 16). Per fence:
             `struct rotate_params { int output; }`, the one name "Writing a program" leaves to the reader.
   ```text   starting with `$ tilesim ...`: each command run (in a scratch directory holding links to sim/,
             examples/ and gpu/, so files it writes land there) and every shown output line that is not elided
-            ("...") must appear in its output, in order. `$ bash gpu/recordings/...` (needs a GPU): every line
+            ("...") must appear in its output, in order. `$ [VAR=value] bash gpu/recordings/...` (needs a GPU): every line
             must appear, in order, in the recording's log in gpu/recordings/. Any other text block is the main
             job's table, which the unit test cli-examples holds to `tilesim examples` byte for byte.
   ```sh     every repository path it names exists, and every `ninja -C DIR X/Y` target is an executable('Y')
@@ -28,7 +28,7 @@ import tempfile
 KNOWN_DRIFT = {}
 
 # What a GPU-only command's README excerpt is held to: the log its last recording kept.
-RECORDING_LOGS = {"gpu/recordings/record_zero_overhead.sh": "gpu/recordings/h100-zero-overhead.log"}
+RECORDING_LOGS = {"gpu/recordings/record_zero_overhead.sh": "gpu/recordings/h100-direct-store-zero-overhead.log"}
 
 PRELUDE = """#include "spec/spec.hpp"
 #include "sim/arch/arch.hpp"
@@ -79,8 +79,11 @@ def check_cpp(body, root, cxx, tmp):
 
 
 def check_text(body, root, tilesim):
-    if body[0].startswith("$ bash gpu/recordings/"):
-        script = body[0].split()[2]
+    words = body[0].split()[1:]
+    while words and re.match(r"[A-Z_]+=", words[0]):  # "$ SEED=N bash gpu/recordings/..."
+        words = words[1:]
+    if body[0].startswith("$ ") and words[:1] == ["bash"] and len(words) > 1 and words[1].startswith("gpu/recordings/"):
+        script = words[1]
         log = os.path.join(root, RECORDING_LOGS.get(script, script + ": no recording log known"))
         with open(log) as f:
             return in_order([b for b in body[1:]], f.read().split("\n"))

@@ -39,15 +39,20 @@ std::string read_text(const std::filesystem::path& path) {
   return s.str();
 }
 
-// The recordings whose points carry hand-written cycles (the priced ones), newest name last.
+// The recordings whose points carry hand-written cycles (the priced ones), the newest (by its "date") last.
 std::vector<std::filesystem::path> priced_recordings() {
-  std::vector<std::filesystem::path> v;
+  std::vector<std::pair<std::string, std::filesystem::path>> dated;
   if (std::filesystem::is_directory(dir))
-    for (const auto& e : std::filesystem::directory_iterator(dir))
-      if (e.path().extension() == ".json" && read_text(e.path()).find("\"hand_written\"") != std::string::npos &&
-          read_text(e.path()).find("\"tool\": \"tilesim-gpu crosscheck\"") != std::string::npos)
-        v.push_back(e.path());
-  std::sort(v.begin(), v.end());
+    for (const auto& e : std::filesystem::directory_iterator(dir)) {
+      if (e.path().extension() != ".json") continue;
+      const std::string text = read_text(e.path());
+      if (text.find("\"hand_written\"") != std::string::npos &&
+          text.find("\"tool\": \"tilesim-gpu crosscheck\"") != std::string::npos)
+        dated.emplace_back(parse_json(text)["date"].string(), e.path());  // ISO 8601 UTC: sorts as text
+    }
+  std::sort(dated.begin(), dated.end());
+  std::vector<std::filesystem::path> v;
+  for (const auto& d : dated) v.push_back(d.second);
   return v;
 }
 
