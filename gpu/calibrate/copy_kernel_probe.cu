@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "gpu/calibrate/cuda_check.cuh"  // CHECK(call)
+#include "gpu/calibrate/fresh_launch.cuh"  // fresh_launch, median
 #include "gpu/compiled_shapes.hpp"
 #include "gpu/device_context.hpp"
 
@@ -107,11 +108,6 @@ constexpr char row_major[] = "row_major", ck_xor_2025[] = "ck_xor_2025", sw64[] 
                row_major_ldsm[] = "row_major_ldsm", ck_xor_2025_ldsm[] = "ck_xor_2025_ldsm", padded[] = "padded",
                row_major_64[] = "row_major_64x64", ck_xor_64[] = "ck_xor_64x64", cute_64[] = "cute_swizzle_64x64";
 
-double median(std::vector<long long> v) {
-  std::sort(v.begin(), v.end());
-  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -144,33 +140,22 @@ int main(int argc, char** argv) {
       CHECK(cudaFuncSetAttribute(v.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
       std::vector<long long> spans;
       for (int launch = 0; launch < launches; ++launch) {
-        void *d_in = nullptr, *d_out = nullptr;  // fresh buffers, as the cross-check's launches
-        CHECK(cudaMalloc(&d_in, tile_bytes));
-        CHECK(cudaMalloc(&d_out, tile_bytes));
-        CHECK(cudaMemcpy(d_in, in.data(), tile_bytes, cudaMemcpyHostToDevice));
-        CHECK(cudaMemset(d_out, 0, tile_bytes));
-        kernel_args a;
-        a.pointer[0] = d_in, a.pointer[1] = d_out;
-        a.bytes[0] = a.bytes[1] = tile_bytes;
-        a.slots = 2;
-        a.lds_bytes = shared_bytes;
-        a.block_cycles = cycles;
-        v.kernel<<<1, threads, shared_bytes>>>(a);
-        CHECK(cudaGetLastError());
-        CHECK(cudaDeviceSynchronize());
-        std::vector<unsigned char> got(tile_bytes);
-        CHECK(cudaMemcpy(got.data(), d_out, tile_bytes, cudaMemcpyDeviceToHost));
+        const fresh_run run = fresh_launch(in, cycles, [&](unsigned char* d_in, unsigned char* d_out) {
+          kernel_args a;
+          a.pointer[0] = d_in, a.pointer[1] = d_out;
+          a.bytes[0] = a.bytes[1] = tile_bytes;
+          a.slots = 2;
+          a.lds_bytes = shared_bytes;
+          a.block_cycles = cycles;
+          v.kernel<<<1, threads, shared_bytes>>>(a);
+        });
         for (int b = 0; b < tile_bytes; ++b)
-          if (got[b] != in[b]) {
+          if (run.out[b] != in[b]) {
             std::fprintf(stderr, "copy_kernel_probe: shape %d (%s) %s %s %s: output byte %d is %d, the input's %d\n",
-                         v.shape, v.layout, v.pad, v.warmth, v.fence, b, got[b], in[b]);
+                         v.shape, v.layout, v.pad, v.warmth, v.fence, b, run.out[b], in[b]);
             return 1;
           }
-        long long span = 0;
-        CHECK(cudaMemcpy(&span, cycles, sizeof span, cudaMemcpyDeviceToHost));
-        spans.push_back(span);
-        CHECK(cudaFree(d_in));
-        CHECK(cudaFree(d_out));
+        spans.push_back(run.span);
       }
       std::printf("%s\t%s\t%s\t%d\t%s\t%d\t%lld\t%.0f\n", v.pad, v.warmth, v.fence, v.shape, v.layout, round,
                   *std::min_element(spans.begin(), spans.end()), median(spans));

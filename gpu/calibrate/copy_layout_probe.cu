@@ -41,6 +41,7 @@
 #include <vector>
 
 #include "cuda_check.cuh"  // CHECK(call)
+#include "fresh_launch.cuh"  // fresh_launch, median
 
 constexpr int threads = 256, warps = threads / 32, tile_bytes = 8192, shared_bytes = 10240, launches = 10;
 constexpr int columns = 14;  // LDG0 LDG1 STS0 STS1 READ0 READ1 STG0..STG7 (lds128 uses STG0, STG1)
@@ -198,11 +199,6 @@ struct variant {
   bool stamps;
 };
 
-double median(std::vector<long long> v) {
-  std::sort(v.begin(), v.end());
-  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
-}
-
 int main(int argc, char** argv) {
   if (argc < 2) {
     std::fprintf(stderr, "usage: copy_layout_probe TABLES.tsv [ROUNDS]   (TABLES from copy_layout_tables.py)\n");
@@ -260,32 +256,21 @@ int main(int argc, char** argv) {
         std::vector<long long> spans;
         std::vector<std::vector<long long>> warp_stamps;
         for (int launch = 0; launch < launches; ++launch) {
-          unsigned char *d_in = nullptr, *d_out = nullptr;  // fresh buffers, as the cross-check's launches
-          CHECK(cudaMalloc(&d_in, tile_bytes));
-          CHECK(cudaMalloc(&d_out, tile_bytes));
-          CHECK(cudaMemcpy(d_in, in.data(), tile_bytes, cudaMemcpyHostToDevice));
-          CHECK(cudaMemset(d_out, 0, tile_bytes));
-          v.kernel<<<1, threads>>>(table, d_in, d_out, 0u, cycles, stamps);
-          CHECK(cudaGetLastError());
-          CHECK(cudaDeviceSynchronize());
-          std::vector<unsigned char> got(tile_bytes);
-          CHECK(cudaMemcpy(got.data(), d_out, tile_bytes, cudaMemcpyDeviceToHost));
+          const fresh_run run = fresh_launch(in, cycles, [&](unsigned char* d_in, unsigned char* d_out) {
+            v.kernel<<<1, threads>>>(table, d_in, d_out, 0u, cycles, stamps);
+          });
           for (int b = 0; b < tile_bytes; ++b)
-            if (got[b] != want[b]) {
+            if (run.out[b] != want[b]) {
               std::fprintf(stderr, "copy_layout_probe: %s %s %s: output byte %d is %d, the table implies %d\n",
-                           v.name.c_str(), l.name.c_str(), l.kind.c_str(), b, got[b], want[b]);
+                           v.name.c_str(), l.name.c_str(), l.kind.c_str(), b, run.out[b], want[b]);
               return 1;
             }
-          long long span = 0;
-          CHECK(cudaMemcpy(&span, cycles, sizeof span, cudaMemcpyDeviceToHost));
-          spans.push_back(span);
+          spans.push_back(run.span);
           if (v.stamps) {
             std::vector<long long> s(4 * warps);
             CHECK(cudaMemcpy(s.data(), stamps, sizeof(long long) * s.size(), cudaMemcpyDeviceToHost));
             warp_stamps.push_back(s);
           }
-          CHECK(cudaFree(d_in));
-          CHECK(cudaFree(d_out));
         }
         std::printf("%s\t%s\t%s\t%d\t%lld\t%.0f", v.name.c_str(), l.name.c_str(), l.kind.c_str(), round,
                     *std::min_element(spans.begin(), spans.end()), median(spans));
