@@ -7,11 +7,11 @@
 //
 // BENCHMARKS (time per iteration = time per workgroup; items_per_second = lane accesses recorded per second;
 // counters: instructions = wave instructions of the workgroup, lane_accesses = instructions x wave size).
-//   gemm/engine/<layout>          sim/programs/gemm_tile.hpp, 64 x 64 x 64 (2 K steps), wave 64, fp32
+//   gemm/engine/<layout>          kernel/gemm_tile/gemm_tile.hpp, 64 x 64 x 64 (2 K steps), wave 64, fp32
 //   gemm/engine+report/<layout>   the same, then make_program_report(arch_named("gfx942"), run)
 //   gemm_wave32/engine+report     64 x 64 x 64 on 8 waves of 32, priced on sm90
 //   gemm_128/engine(+report)      a 128 x 128 block tile, k = 128 (4 K steps), ck_xor, wave 64, gfx942
-//   copy/engine(+report)          sim/programs/copy.hpp for comparison: fp16 64 x 32, lanes down rows,
+//   copy/engine(+report)          kernel/copy/copy.hpp for comparison: fp16 64 x 32, lanes down rows,
 //                                 ck_xor, wave 64, gfx942
 // Before any timing, main() checks that each GEMM case's C equals the host reference and that every case
 // runs clean (no race, no bounds error); a failure exits 1.
@@ -26,8 +26,8 @@
 #include <vector>
 
 #include "sim/arch/arch.hpp"
-#include "sim/programs/copy_run.hpp"
-#include "sim/programs/gemm_tile_run.hpp"
+#include "sim/runs/copy_run.hpp"
+#include "sim/runs/gemm_tile_run.hpp"
 #include "sim/report/program_report.hpp"
 
 using namespace tilesim;

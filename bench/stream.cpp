@@ -1,6 +1,6 @@
 // tilesim/bench/stream.cpp: how fast the streamed simulator (sim::simulate) runs a whole GEMM, per worker count.
 //
-// SUBJECT. sim::simulate (sim/report/stream_report.hpp) runs a grid's workgroups on worker threads and prices
+// SUBJECT. sim::simulate (sim/pricing/stream_report.hpp) runs a grid's workgroups on worker threads and prices
 // each SM set as it completes. Issue 15's targets are measured here and with the command line (README.md,
 // "Simulating real problem sizes"): a workgroup of the 64 x 64 x 64 GEMM tile on one core, and `--jobs 2`
 // against `--jobs 1` on a grid big enough to keep two workers busy.
@@ -23,8 +23,8 @@
 #include <vector>
 
 #include "sim/arch/arch.hpp"
-#include "sim/programs/gemm_tile_run.hpp"
-#include "sim/report/stream_report.hpp"
+#include "sim/runs/gemm_tile_run.hpp"
+#include "sim/pricing/stream_report.hpp"
 
 using namespace tilesim;
 using namespace tilesim::programs;

@@ -9,7 +9,7 @@
 #include <iostream>
 #include <stdexcept>
 
-#include "cli/args.hpp"
+#include "util/args.hpp"
 #include "sim/arch/arch.hpp"
 #include "sim/models/global_coalescing.hpp"
 #include "sim/models/lds_banks.hpp"
@@ -117,7 +117,7 @@ const char* const format_help =
     "  OFF_i  lane i's byte offset, unsigned 32-bit decimal, a multiple of WIDTH; 4294967295 = inactive lane\n"
     "  n      the wave size: 32 for sm90, 64 for gfx90a, gfx942, gfx950\n"
     "  '#' starts a comment; blank lines are skipped; FILE - (or none) reads stdin\n"
-    "  (the format of sim/calibration/h200-smem-known.patterns)\n";
+    "  (the format of data/calibration/h200-smem-known.patterns)\n";
 
 const char* const error_help =
     "errors: a malformed line prints \"tilesim: error: line N: what is wrong\" on stderr; the other lines are\n"
@@ -147,8 +147,8 @@ void print_bank_help(std::ostream& out) {
          "\n"
       << format_help << "\n"
       << error_help
-      << "\nThe sm90 model reproduces every line of sim/calibration/h200-smem-known.truth.tsv (46 patterns\n"
-         "measured on an H200) and 100 more measured patterns (sim/calibration/README.md).\n";
+      << "\nThe sm90 model reproduces every line of data/calibration/h200-smem-known.truth.tsv (46 patterns\n"
+         "measured on an H200) and 100 more measured patterns (data/calibration/README.md).\n";
 }
 
 void print_global_help(std::ostream& out) {

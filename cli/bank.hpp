@@ -1,6 +1,6 @@
 // tilesim/cli/bank.hpp: `tilesim bank` and `tilesim global`: price every pattern of a pattern file.
 //
-//   tilesim bank --arch sm90 sim/calibration/h200-smem-known.patterns
+//   tilesim bank --arch sm90 data/calibration/h200-smem-known.patterns
 //     ld_w4_linear 1 1.734              NAME WAVEFRONTS CYCLES, one line per pattern, in file order
 //   tilesim global --arch sm90 - < file
 //     gld_w4_linear 4                   NAME SECTORS

@@ -28,7 +28,7 @@ std::string pattern(const std::string& head, int n, int step) {
   return s + "\n";
 }
 
-const std::string known = "sim/calibration/h200-smem-known.patterns";
+const std::string known = "data/calibration/h200-smem-known.patterns";
 
 }  // namespace
 
@@ -36,7 +36,7 @@ TEST_CASE("bank: the H200 truth file gives the truth wavefronts, cycles within 5
   const result r = run_tilesim({"bank", "--arch", "sm90", known});
   CHECK(r.code == 0);
   CHECK(r.err.empty());
-  std::ifstream truth("sim/calibration/h200-smem-known.truth.tsv");
+  std::ifstream truth("data/calibration/h200-smem-known.truth.tsv");
   REQUIRE_MESSAGE(truth.good(), "run from the repository root");
   std::string header, line;
   std::getline(truth, header);
@@ -79,7 +79,7 @@ TEST_CASE("bank --detail appends ideal, excess, max-ways and the hardware view; 
 }
 
 TEST_CASE("global: sectors per pattern (the H200 global probe file), and --detail") {
-  const result r = run_tilesim({"global", "--arch", "sm90", "sim/calibration/h200-global-probe.patterns"});
+  const result r = run_tilesim({"global", "--arch", "sm90", "data/calibration/h200-global-probe.patterns"});
   CHECK(r.code == 0);
   const std::vector<std::string> out = lines(r.out);
   REQUIRE(out.size() == 40);

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/args.hpp"
+#include "util/args.hpp"
 #include "cli/grid.hpp"
 #include "cli/tilesim_process.test.hpp"
 

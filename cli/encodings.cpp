@@ -25,7 +25,7 @@
 #include <sstream>
 #include <system_error>
 
-#include "cli/output_file.hpp"
+#include "util/output_file.hpp"
 #include "spec/distribution/patterns.hpp"
 #include "spec/window/load_store_traits.hpp"
 

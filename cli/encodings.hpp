@@ -45,7 +45,7 @@
 #include <string_view>
 #include <vector>
 
-#include "cli/args.hpp"
+#include "util/args.hpp"
 #include "spec/distribution/encoding.hpp"
 
 namespace tilesim::cli {

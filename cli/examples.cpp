@@ -8,8 +8,8 @@
 #include <optional>
 #include <set>
 
-#include "cli/args.hpp"
-#include "cli/output_file.hpp"
+#include "util/args.hpp"
+#include "util/output_file.hpp"
 #include "examples/catalogue.hpp"
 
 namespace tilesim::cli {

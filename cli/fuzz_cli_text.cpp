@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/args.hpp"
+#include "util/args.hpp"
 #include "cli/encodings.hpp"
 #include "spec/rules.hpp"
 

@@ -18,7 +18,7 @@
 #include <string_view>
 #include <vector>
 
-#include "cli/args.hpp"
+#include "util/args.hpp"
 #include "spec/config.hpp"
 
 namespace tilesim::cli {

@@ -7,10 +7,10 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "cli/args.hpp"
+#include "util/args.hpp"
 #include "cli/run_output.hpp"
 #include "cli/run_stream.hpp"
-#include "sim/report/partial_report.hpp"
+#include "sim/pricing/partial_report.hpp"
 
 namespace tilesim::cli {
 

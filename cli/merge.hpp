@@ -1,6 +1,6 @@
 // tilesim/cli/merge.hpp: `tilesim merge PARTIAL.json...`: the slices of a sharded `tilesim run`, joined.
 //
-// DEFINITION. Each `tilesim run ... --workgroups A:B` prints a partial report (sim/report/partial_report.hpp).
+// DEFINITION. Each `tilesim run ... --workgroups A:B` prints a partial report (sim/pricing/partial_report.hpp).
 // `tilesim merge` reads the partials of one run, checks that they are of the same command and cover every SM
 // set of the grid exactly once, merges their exact parts and prints what the unsharded command prints: the
 // same header and result line (the result is right when every slice's compared elements were right and

@@ -3,7 +3,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "cli/args.hpp"
+#include "util/args.hpp"
 #include "cli/synth.hpp"
 #include "sim/synth/prove.hpp"
 

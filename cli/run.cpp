@@ -8,12 +8,13 @@
 #include <sstream>
 #include <thread>
 
-#include "cli/args.hpp"
+#include "util/args.hpp"
 #include "cli/run_output.hpp"
 #include "cli/run_stream.hpp"
-#include "sim/programs/copy_run.hpp"
-#include "sim/programs/gemm_tile_run.hpp"
-#include "sim/report/stream_report.hpp"
+#include "sim/engine/arch_launch.hpp"
+#include "sim/runs/copy_run.hpp"
+#include "sim/runs/gemm_tile_run.hpp"
+#include "sim/pricing/stream_report.hpp"
 
 namespace tilesim::cli {
 
@@ -168,10 +169,10 @@ std::string run_help() {
       "programs:\n"
       "  copy  global -> LDS -> global through tile windows: CK's warp-raked load, a store into the chosen LDS\n"
       "        layout, a barrier, a read back (down-rows: consecutive lanes go down a column strip, where the\n"
-      "        layout decides the bank conflicts), a store to the output (sim/programs/copy.hpp)\n"
+      "        layout decides the bank conflicts), a store to the output (kernel/copy/copy.hpp)\n"
       "  gemm  C = A * B^T in fp32, one workgroup per 64 x 64 block tile, K in steps of 32: A and B tiles\n"
       "        through warp-raked windows into LDS, barrier, per-warp fragment reads, FMAs, barrier; C through\n"
-      "        a window (sim/programs/gemm_tile.hpp); the result is checked against a host GEMM\n"
+      "        a window (kernel/gemm_tile/gemm_tile.hpp); the result is checked against a host GEMM\n"
       "\n"
       "options of copy:\n";
   for (const option_spec& o : copy_options()) s += "  " + o.synopsis() + "\n      " + o.help + "\n";

@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <iostream>
 
-#include "cli/args.hpp"
-#include "cli/output_file.hpp"
+#include "util/args.hpp"
+#include "util/output_file.hpp"
 #include "sim/report/text_columns.hpp"
 
 namespace tilesim::cli {

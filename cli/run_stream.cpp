@@ -8,9 +8,9 @@
 #include <iostream>
 #include <memory>
 
-#include "cli/output_file.hpp"
+#include "util/output_file.hpp"
 #include "cli/run_output.hpp"
-#include "sim/report/partial_report.hpp"
+#include "sim/pricing/partial_report.hpp"
 
 namespace tilesim::cli {
 

@@ -1,6 +1,6 @@
 // tilesim/cli/run_stream.hpp: `tilesim run`'s host-side options: threads, slices (shards), progress on stderr.
 //
-// DEFINITION. Every `tilesim run` simulates through sim::simulate (sim/report/stream_report.hpp): the grid's
+// DEFINITION. Every `tilesim run` simulates through sim::simulate (sim/pricing/stream_report.hpp): the grid's
 // workgroups stream through worker threads and are priced set by set. The options here choose how:
 //   --jobs N           worker threads, 0 (the default) one per core; the output is the same for every N
 //   --workgroups A:B   run positions A .. B-1 of the run order only (whole SM sets: a set belongs to the slice
@@ -32,9 +32,9 @@
 #include <utility>
 #include <vector>
 
-#include "cli/args.hpp"
+#include "util/args.hpp"
 #include "sim/engine/global_memory.hpp"
-#include "sim/report/stream_report.hpp"
+#include "sim/pricing/stream_report.hpp"
 
 namespace tilesim::cli {
 

@@ -5,9 +5,9 @@
 #include <iostream>
 #include <sstream>
 
-#include "cli/args.hpp"
+#include "util/args.hpp"
 #include "cli/encodings.hpp"
-#include "cli/output_file.hpp"
+#include "util/output_file.hpp"
 #include "sim/report/program_report.hpp"
 #include "sim/synth/synth.hpp"
 

@@ -22,7 +22,7 @@
 #include <utility>
 #include <vector>
 
-#include "cli/args.hpp"
+#include "util/args.hpp"
 #include "cli/bank.hpp"
 #include "cli/examples.hpp"
 #include "cli/merge.hpp"

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <stdexcept>
 
-#include "sim/programs/copy_run.hpp"
+#include "sim/runs/copy_run.hpp"
 #include "sim/report/program_report.hpp"
 
 namespace tilesim::examples {

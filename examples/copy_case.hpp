@@ -1,7 +1,7 @@
 // tilesim/examples/copy_case.hpp: one run of the copy program, the shape of the two LDS-layout examples.
 //
 // DEFINITION. lds_index_swap/ and cute_swizzle/ both show an LDS layout through the copy program
-// (sim/programs/copy.hpp: global -> LDS with 16-byte stores -> read back in a chosen pattern -> global),
+// (kernel/copy/copy.hpp: global -> LDS with 16-byte stores -> read back in a chosen pattern -> global),
 // one workgroup per case. A copy_case is that: a name, an arch, the copy's parameters and the block size.
 //   run_copy_case(c)    runs it in the simulator on c.arch's wave size and checks output == input
 //   price_copy_case(c)  also prices it: the LDS store's and load's wavefronts (actual, ideal, worst N-way)
@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "examples/example.hpp"
-#include "sim/programs/copy.hpp"
+#include "kernel/copy/copy.hpp"
 
 namespace tilesim::examples {
 

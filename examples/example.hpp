@@ -13,7 +13,7 @@
 //
 // INVARIANTS: run() is deterministic (same inputs, same run); `check` names what was compared and, on a
 // failure, the first element that differs; a variant's program is the same template the GPU kernels
-// instantiate (gpu/kernels.cu), so what the table says is what the cross-check holds to hardware.
+// instantiate (gpu/kernels/kernels.cu), so what the table says is what the cross-check holds to hardware.
 #pragma once
 
 #include <functional>
@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "sim/arch/arch.hpp"
+#include "sim/engine/arch_launch.hpp"
 #include "sim/engine/engine.hpp"
 
 namespace tilesim::examples {

@@ -2,7 +2,7 @@
 # The GPU toolchain: setup.sh (which installs Debian 12's hipcc, for the AMD compile-only build: gfx90a, gfx940)
 # and a check for the NVIDIA compiler. Afterwards scripts/test.sh builds and checks the NVIDIA code too.
 #   NVIDIA: nvcc from CUDA 12 or newer (spec/ is C++20; Debian 12's CUDA 11.8 nvcc stops at C++17, see
-#   gpu/hip_runtime.hpp). It is looked for on PATH and in /usr/local/cuda/bin; Debian has no such package,
+#   gpu/runtime/hip_runtime.hpp). It is looked for on PATH and in /usr/local/cuda/bin; Debian has no such package,
 #   so this script only reports it.
 set -euo pipefail
 cd "$(dirname "$0")/.."

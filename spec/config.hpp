@@ -43,7 +43,7 @@
 
 // Stops the GPU thread on a violated invariant (device passes only): PTX `trap` under nvcc, the LLVM trap
 // under hipcc. The host sees the launch fail ("unspecified launch failure" / "illegal instruction").
-// A build may define its own (gpu/recordings/o3-probe restores the old asm trap to show what it broke).
+// A build may define its own (gpu/calibrate/o3-probe restores the old asm trap to show what it broke).
 #if defined(TILESIM_DEVICE_TRAP)
 #elif defined(__CUDA_ARCH__)
 #define TILESIM_DEVICE_TRAP() __trap()  // a noreturn intrinsic NVVM knows (an asm "trap;" it does not)

@@ -146,7 +146,7 @@ namespace detail {
 // Out of line and cold on the host: one copy of the reporting code, not one per rule check. Inline in GPU
 // code: clang 15's AMDGPU backend cannot annotate a call to a noreturn function inside a divergent loop
 // ("failed to annotate CFG"; inlined, its trap is a loop it accepts), and under nvcc 13 the out-of-line
-// version made the GEMM kernel fail its own encoding checks on an H200 (gpu/recordings/README.md).
+// version made the GEMM kernel fail its own encoding checks on an H200 (data/recordings/README.md).
 #if defined(__HIPCC__) || defined(__CUDACC__)
 #define TILESIM_COLD
 #else

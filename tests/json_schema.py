@@ -7,7 +7,7 @@ Schema (draft 2020-12) of that name in docs/schema/: `tilesim run --json` (copy 
 synth.schema.json; `tilesim prove --json` (a shard, and --merge of three) against prove.schema.json; `tilesim run
 --sample K --json` and `--workgroups A:B` against program-sample and program-partial; every `tilesim-gpu props`
 recording against gpu-props.schema.json; every
-cross-check recording in gpu/recordings/ that carries the field (the GPU writes them: `tilesim-gpu crosscheck
+cross-check recording in data/recordings/ that carries the field (the GPU writes them: `tilesim-gpu crosscheck
 --report`) against crosscheck.schema.json, those written before the field existed being named in PRE_SCHEMA
 (one that gains the field must come off the list, and at least one recording must carry it). Each
 schema is itself a valid draft 2020-12 schema and rejects its document with another "schema" version, so the
@@ -75,9 +75,9 @@ def main(argv):
     for program in ("copy", "gemm"):
         for arch in ("sm90", "gfx90a", "gfx942", "gfx950"):
             check("program-report", [tilesim, "run", program, "--arch", arch, "--json"])
-    with open(os.path.join(root, "gpu", "recordings", "h100-timing.json")) as f:
+    with open(os.path.join(root, "data", "recordings", "h100-timing.json")) as f:
         point = json.load(f)["points"][0]["name"]
-    check("program-report", [accuracy, "gpu/recordings/h100-timing.json", "--point", point])
+    check("program-report", [accuracy, "data/recordings/h100-timing.json", "--point", point])
     check("synth", [tilesim, "synth", "--arch", "gfx942", "--json"])
     check("synth", [tilesim, "synth", "--arch", "sm90", "--family", "ck", "--json"])
     with tempfile.TemporaryDirectory() as tmp:
@@ -92,7 +92,7 @@ def main(argv):
     check("program-sample", [tilesim, "run", "gemm", "--m", "256", "--n", "256", "--k", "64", "--sample", "4", "--json"])
     check("program-partial", [tilesim, "run", "gemm", "--m", "128", "--n", "128", "--k", "64", "--workgroups", "0:2"])
     def check_props_counters(doc, file):
-        # The shape `tilesim-gpu props` writes once counters are measured (gpu/props/counters_pass.hpp; the flow
+        # The shape `tilesim-gpu props` writes once counters are measured (gpu/rtc_props/counters_pass.hpp; the flow
         # test asserts the C++ side): the eight measured fields under "gpu", the summary's counters fields. It
         # must validate, and the same row missing a measured field must not (the definition is not decoration).
         nonlocal failures
@@ -106,13 +106,13 @@ def main(argv):
                                                   counters_passes=[{"command": "tilesim-gpu props --counters-only",
                                                                     "date": "2026-11-24T23:00:00Z", "kernels": 1,
                                                                     "ncu_runs": 1, "seconds": 4.5}])
-        validate("gpu-props", f"gpu/recordings/{file} with measured counters", measured)
+        validate("gpu-props", f"data/recordings/{file} with measured counters", measured)
         del row["gpu"]["counters"]["global_sectors_st"]
         if jsonschema.Draft202012Validator(schemas["gpu-props"]).is_valid(measured):
             print(f"FAIL: gpu-props.schema.json accepts GPU counters without global_sectors_st ({file})")
             failures += 1
 
-    recordings = os.path.join(root, "gpu", "recordings")
+    recordings = os.path.join(root, "data", "recordings")
     carrying = 0
     for file in sorted(os.listdir(recordings)):
         if not file.endswith(".json"):
@@ -120,23 +120,23 @@ def main(argv):
         with open(os.path.join(recordings, file)) as f:
             doc = json.load(f)
         if doc.get("tool") == "tilesim-gpu props":
-            validate("gpu-props", f"gpu/recordings/{file}", doc)
+            validate("gpu-props", f"data/recordings/{file}", doc)
             check_props_counters(doc, file)
             continue
         if doc.get("tool") not in ("tilesim-gpu crosscheck", "tilesim::gpu::crosscheck"):
             continue
         if "schema" not in doc:
             if file not in PRE_SCHEMA:
-                print(f"FAIL: gpu/recordings/{file} has no \"schema\" field and is not in PRE_SCHEMA")
+                print(f"FAIL: data/recordings/{file} has no \"schema\" field and is not in PRE_SCHEMA")
                 failures += 1
             continue
         if file in PRE_SCHEMA:
-            print(f"FAIL: gpu/recordings/{file} carries \"schema\": take it off PRE_SCHEMA in tests/json_schema.py")
+            print(f"FAIL: data/recordings/{file} carries \"schema\": take it off PRE_SCHEMA in tests/json_schema.py")
             failures += 1
-        validate("crosscheck", f"gpu/recordings/{file}", doc)
+        validate("crosscheck", f"data/recordings/{file}", doc)
         carrying += 1
     if carrying == 0:
-        print("FAIL: no cross-check recording in gpu/recordings/ carries \"schema\" (crosscheck.schema.json checks nothing)")
+        print("FAIL: no cross-check recording in data/recordings/ carries \"schema\" (crosscheck.schema.json checks nothing)")
         failures += 1
     if failures:
         return 1

@@ -8,8 +8,8 @@ THE LAW. No README.md code block can drift from the code (issue 16). Per fence:
             `struct rotate_params { int output; }`, the one name "Writing a program" leaves to the reader.
   ```text   starting with `$ tilesim ...`: each command run (in a scratch directory holding links to sim/,
             examples/ and gpu/, so files it writes land there) and every shown output line that is not elided
-            ("...") must appear in its output, in order. `$ [VAR=value] bash gpu/recordings/...` (needs a GPU): every line
-            must appear, in order, in the recording's log in gpu/recordings/. Any other text block is the main
+            ("...") must appear in its output, in order. `$ [VAR=value] bash data/recordings/...` (needs a GPU): every line
+            must appear, in order, in the recording's log in data/recordings/. Any other text block is the main
             job's table, which the unit test cli-examples holds to `tilesim examples` byte for byte.
   ```sh     every repository path it names exists, and every `ninja -C DIR X/Y` target is an executable('Y')
             of X/meson.build.
@@ -28,12 +28,12 @@ import tempfile
 KNOWN_DRIFT = {}
 
 # What a GPU-only command's README excerpt is held to: the log its last recording kept.
-RECORDING_LOGS = {"gpu/recordings/record_zero_overhead.sh": "gpu/recordings/h100-direct-store-zero-overhead.log"}
+RECORDING_LOGS = {"scripts/recordings/record_zero_overhead.sh": "data/recordings/h100-direct-store-zero-overhead.log"}
 
 PRELUDE = """#include "spec/spec.hpp"
 #include "sim/arch/arch.hpp"
 #include "sim/engine/engine.hpp"
-#include "sim/engine/program.hpp"
+#include "kernel/model/program.hpp"
 #include "sim/report/program_report.hpp"
 using namespace tilesim;
 """
@@ -80,9 +80,9 @@ def check_cpp(body, root, cxx, tmp):
 
 def check_text(body, root, tilesim):
     words = body[0].split()[1:]
-    while words and re.match(r"[A-Z_]+=", words[0]):  # "$ SEED=N bash gpu/recordings/..."
+    while words and re.match(r"[A-Z_]+=", words[0]):  # "$ SEED=N bash data/recordings/..."
         words = words[1:]
-    if body[0].startswith("$ ") and words[:1] == ["bash"] and len(words) > 1 and words[1].startswith("gpu/recordings/"):
+    if body[0].startswith("$ ") and words[:1] == ["bash"] and len(words) > 1 and words[1].startswith("data/recordings/"):
         script = words[1]
         log = os.path.join(root, RECORDING_LOGS.get(script, script + ": no recording log known"))
         with open(log) as f:
@@ -100,7 +100,7 @@ def check_text(body, root, tilesim):
         k += 1
     missing = []
     with tempfile.TemporaryDirectory() as tmp:
-        for d in ("sim", "examples", "gpu"):
+        for d in ("sim", "examples", "gpu", "data", "kernel"):
             os.symlink(os.path.join(root, d), os.path.join(tmp, d))
         os.mkdir(os.path.join(tmp, "docs"))
         for c, expected in commands:

@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
-"""tests/sass_lane_addresses.py: gpu/calibrate/sass_lane_addresses.py held to the H100's own counts.
+"""tests/sass_lane_addresses.py: scripts/calibrate/sass_lane_addresses.py held to the H100's own counts.
 
 Law 1: the LDS / STS / LDSM wavefronts that the script derives from the recorded SASS of a catalogue copy kernel
-(sim/calibration/h100-catalogue-sass.gz: cuobjdump -sass on the H100, tree 52a178c; the sum over an instruction's
+(data/calibration/h100-catalogue-sass.gz: cuobjdump -sass on the H100, tree 52a178c; the sum over an instruction's
 8-lane phases of its bank ways, over the 8 warps of the one 256-thread block) equal what Nsight Compute counted for
-that kernel's point in gpu/recordings/h100-zero-overhead.json, for the nine kernels behind issue 12's outliers
-(sim/calibration/h100-copy-pairs-sass.txt names them).
+that kernel's point in data/recordings/h100-zero-overhead.json, for the nine kernels behind issue 12's outliers
+(data/calibration/h100-copy-pairs-sass.txt names them).
 Law 2: each of those kernels and its hand-written twin issue the same memory instructions at the same lane
 addresses (so the twins' different cycles are not a different memory stream).
-Law 3: the address tables gpu/calibrate/copy_layout_tables.py derives from that SASS (what copy_layout_probe.cu runs
+Law 3: the address tables scripts/calibrate/copy_layout_tables.py derives from that SASS (what copy_layout_probe.cu runs
 through its one kernel) move the tile as the kernels do: for each of its 9 layouts, the copy the table implies (shared
 tile written by the STS, read back by LDS.128 or by ldmatrix.x4's fragment rule, stored by the STG) is the identity.
 Usage: sass_lane_addresses.py SOURCE_ROOT; prints one line per kernel and exits 1 on the first broken law.
@@ -18,11 +18,11 @@ import os
 import sys
 
 root = sys.argv[1] if len(sys.argv) > 1 else '.'
-sys.path.insert(0, os.path.join(root, 'gpu', 'calibrate'))
+sys.path.insert(0, os.path.join(root, 'scripts', 'calibrate'))
 import sass_lane_addresses as sla  # noqa: E402
 
-DUMP = os.path.join(root, 'sim', 'calibration', 'h100-catalogue-sass.gz')
-# copy_fp16_kernel<I> (gpu/compiled_shapes.hpp copy_fp16_shapes[I]), its point, its twin copy_reference<J>.
+DUMP = os.path.join(root, 'data', 'calibration', 'h100-catalogue-sass.gz')
+# copy_fp16_kernel<I> (gpu/kernels/compiled_shapes.hpp copy_fp16_shapes[I]), its point, its twin copy_reference<J>.
 KERNELS = [
     (7, 'example lds-index-swap: row-major, LDS.128 at ldmatrix rows', 10),
     (8, 'example lds-index-swap: padded, LDS.128 at ldmatrix rows', 11),
@@ -51,7 +51,7 @@ def memory_stream(kernel):
     return [(op.split('.')[0], addrs) for _, op, addrs in sla.memory_stream(DUMP, kernel)]
 
 
-points = {p['name']: p for p in json.load(open(os.path.join(root, 'gpu', 'recordings', 'h100-zero-overhead.json')))['points']}
+points = {p['name']: p for p in json.load(open(os.path.join(root, 'data', 'recordings', 'h100-zero-overhead.json')))['points']}
 failed = 0
 for index, name, twin in KERNELS:
     gpu = points[name]['hardware']['counters']

@@ -4,12 +4,12 @@
 Every timed catalogue kernel (and hand-written twin) ends its span with BAR, then CS2R Rx, SR_CLOCKLO. A global store
 issued before the barrier reads its registers later, when it leaves the warp; if Rx is one of them, the clock read
 waits for that (a write-after-read wait) and the span includes the stores leaving, else it does not.
-Law 1 (sim/calibration/h100-catalogue-sass.gz, cuobjdump -sass on the H100, tree 52a178c, before 6edb4e5): the last
+Law 1 (data/calibration/h100-catalogue-sass.gz, cuobjdump -sass on the H100, tree 52a178c, before 6edb4e5): the last
 clock register is a global store operand in 106 of the 118 timed functions, and not in SW64's copy_fp16_kernel<17>,
 padded's <8> or the 64x64 cute-swizzle copy's <6>, the three tilesim copies that measured fast against the model
-(README.md, "How accurate is it"; Nsight's stall samples in sim/calibration/h100-copy-end-clock-stalls.txt).
-Law 2 (sim/calibration/h100-catalogue-fenced-sass.gz, the binary of gpu/recordings/h100-fenced-timing.json, with
-gpu/device_context.hpp's block fence): every timed function has a MEMBAR between its last global store and its last
+(README.md, "How accurate is it"; Nsight's stall samples in data/calibration/h100-copy-end-clock-stalls.txt).
+Law 2 (data/calibration/h100-catalogue-fenced-sass.gz, the binary of data/recordings/h100-fenced-timing.json, with
+gpu/runtime/device_context.hpp's block fence): every timed function has a MEMBAR between its last global store and its last
 clock read, so every span ends once the stores have left, whichever register the clock gets.
 Usage: timing_harness_sass.py SOURCE_ROOT; prints what it found and exits 1 on a broken law.
 """
@@ -18,7 +18,7 @@ import re
 import sys
 
 root = sys.argv[1] if len(sys.argv) > 1 else '.'
-sys.path.insert(0, os.path.join(root, 'gpu', 'calibrate'))
+sys.path.insert(0, os.path.join(root, 'scripts', 'calibrate'))
 import sass_lane_addresses  # noqa: E402
 STORE = ('STG', 'RED', 'ATOMG', 'ATOM')
 
@@ -58,7 +58,7 @@ def fenced(code):
 
 def timed_functions(dump):
     """{name: [instruction text]} of the dump's functions that time their span."""
-    dumped = sass_lane_addresses.functions(os.path.join(root, 'sim', 'calibration', dump))
+    dumped = sass_lane_addresses.functions(os.path.join(root, 'data', 'calibration', dump))
     code = {n: [t for _, t in c] for n, c in dumped.items()}
     return {n: c for n, c in code.items() if end_of_span(c)}
 

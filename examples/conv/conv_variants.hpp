@@ -27,8 +27,8 @@
 #include <string>
 #include <vector>
 
-#include "examples/conv/conv_program.hpp"
-#include "examples/conv/conv_shapes.hpp"
+#include "kernel/conv/conv.hpp"
+#include "kernel/conv/conv_shapes.hpp"
 #include "examples/example.hpp"
 
 namespace tilesim::examples {

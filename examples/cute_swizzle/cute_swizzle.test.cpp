@@ -12,7 +12,7 @@
 
 #include "examples/cute_swizzle/cute_swizzle_variants.hpp"
 #include "sim/models/lds_banks.hpp"
-#include "sim/programs/copy_run.hpp"
+#include "sim/runs/copy_run.hpp"
 #include "sim/report/program_report.hpp"
 
 using namespace tilesim;

@@ -36,7 +36,7 @@
 
 #include "examples/copy_case.hpp"
 #include "examples/example.hpp"
-#include "sim/programs/copy.hpp"
+#include "kernel/copy/copy.hpp"
 
 namespace tilesim::examples {
 

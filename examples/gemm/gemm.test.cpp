@@ -5,7 +5,7 @@
 #include <string>
 
 #include "examples/gemm/gemm_variants.hpp"
-#include "sim/programs/gemm_tile_run.hpp"
+#include "sim/runs/gemm_tile_run.hpp"
 #include "sim/report/program_report.hpp"
 
 using namespace tilesim;

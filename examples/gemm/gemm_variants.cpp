@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "sim/programs/gemm_tile_run.hpp"
+#include "sim/runs/gemm_tile_run.hpp"
 
 namespace tilesim::examples {
 

@@ -1,6 +1,6 @@
 // tilesim/examples/gemm/gemm_variants.hpp: the tile-window GEMM example (32 x 32 x 8 tiles) against Eigen.
 //
-// DEFINITION. The program is sim/programs/gemm_tile.hpp (global -> registers -> LDS -> fragments -> FMAs ->
+// DEFINITION. The program is kernel/gemm_tile/gemm_tile.hpp (global -> registers -> LDS -> fragments -> FMAs ->
 // global, every step a tile window), run at the seed's tile sizes: block tiles of M x N = 32 x 32 output
 // elements, KPerBlock = 8, fp32, 16-byte (4-float) vectors, one warp tile of 32 x 32 (wave 64) or two of
 // 32 x 16 (wave 32) per workgroup, i.e. 64 threads. The problem is C (64 x 64) = A (64 x 64) * B^T (B stored
@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "examples/example.hpp"
-#include "sim/programs/gemm_tile.hpp"
+#include "kernel/gemm_tile/gemm_tile.hpp"
 
 namespace tilesim::examples {
 

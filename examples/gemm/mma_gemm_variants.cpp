@@ -2,7 +2,7 @@
 #include "examples/gemm/mma_gemm_variants.hpp"
 
 #include "examples/gemm/gemm_variants.hpp"
-#include "sim/programs/mma_gemm_run.hpp"
+#include "sim/runs/mma_gemm_run.hpp"
 
 namespace tilesim::examples {
 

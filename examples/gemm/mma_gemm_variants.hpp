@@ -1,6 +1,6 @@
 // tilesim/examples/gemm/mma_gemm_variants.hpp: the matrix-core GEMM example (ldmatrix + mma.sync) against Eigen.
 //
-// DEFINITION. The program is sim/programs/mma_gemm.hpp, CK's universal GEMM shape on sm90's warp collectives:
+// DEFINITION. The program is kernel/mma_gemm/mma_gemm.hpp, CK's universal GEMM shape on sm90's warp collectives:
 // fp16 A and B, fp32 C, 128 x 128 x 32 block tiles on 256 threads (2 x 4 warps of 64 x 32), operands staged in
 // LDS and read with ldmatrix.x4, mma.sync m16n8k16 into fp32 accumulators. The problem is C (256 x 256) = A (256
 // x 256) * B^T (B stored n x k), four workgroups, eight K steps. The variants change the LDS layout of both
@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "examples/example.hpp"
-#include "sim/programs/mma_gemm.hpp"
+#include "kernel/mma_gemm/mma_gemm.hpp"
 
 namespace tilesim::examples {
 

@@ -11,7 +11,7 @@
 
 #include "examples/lds_index_swap/lds_index_swap_variants.hpp"
 #include "sim/models/lds_banks.hpp"
-#include "sim/programs/copy_run.hpp"
+#include "sim/runs/copy_run.hpp"
 #include "sim/report/program_report.hpp"
 
 using namespace tilesim;

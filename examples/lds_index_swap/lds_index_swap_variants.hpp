@@ -3,7 +3,7 @@
 // DEFINITION. CK Tile's GEMM stages its A tile (MPerBlock x KPerBlock = 128 x 32 fp16, K contiguous; B is the
 // same with N) in LDS: the DRAM distribution (CK's warp-raked pattern, KPack = 8 elements = 16 bytes per
 // thread and access) loads it from global and stores it to LDS unchanged (ds_write_b128 / STS.128), then the
-// warp GEMM reads it back as its operand: the copy program (sim/programs/copy.hpp) with the write pattern for
+// warp GEMM reads it back as its operand: the copy program (kernel/copy/copy.hpp) with the write pattern for
 // the store and the gemm_operand read for the load, one workgroup of 256 threads:
 //   MFMA read      gfx90a, gfx942, gfx950 (wave 64): lane l -> m = l%32, k = 8*(l/32), ds_read_b128 (K16):
 //                  CK's MFMA 32x32x8 A operand iterated twice over K, embedded in the warps (the read
@@ -42,7 +42,7 @@
 
 #include "examples/copy_case.hpp"
 #include "examples/example.hpp"
-#include "sim/programs/copy.hpp"
+#include "kernel/copy/copy.hpp"
 
 namespace tilesim::examples {
 

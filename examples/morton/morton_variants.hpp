@@ -4,8 +4,8 @@
 // a 64 x 64 fp32 image read by 8x4 footprints (rows x cols) on sm90 and 8x8 on gfx942, stored row-major,
 // Morton-tiled from transforms or Morton-tiled by bits (T = 8), written directly or staged through a
 // Z-ordered LDS band; every case is grid 8 (one band of footprint rows each) x block 256. The list is the
-// constexpr morton_case_table, so a case's launch can be a compile-time shape (morton_case_shape, the
-// compiled kernels' constant<morton_shape{...}>).
+// constexpr morton_case_table (kernel/morton/morton_shapes.hpp), so a case's launch can be a compile-time shape
+// (morton_case_shape, the compiled kernels' constant<morton_shape{...}>).
 // run_morton(launch, params, image) stores the row-major `image` in params.layout (global slot 0, "in"), an
 // output of the same size filled with -1 (slot 1, "out"), and runs morton_read<float>. morton_variants()
 // runs every case and checks output == image. run_morton(launch, constant<S>{}, image) is the same run
@@ -26,7 +26,8 @@
 #include <vector>
 
 #include "examples/example.hpp"
-#include "examples/morton/morton_program.hpp"
+#include "kernel/morton/morton.hpp"
+#include "kernel/morton/morton_shapes.hpp"
 
 namespace tilesim::examples {
 
@@ -37,51 +38,6 @@ struct morton_case {
   int grid = 8;
   int block = 256;
 };
-
-// One case as constants: morton_cases() is this table, and a compiled kernel's shape is
-// morton_case_shape(morton_case_table[i]) (constant expressions throughout).
-struct morton_case_def {
-  const char* name;
-  const char* arch;     // "sm90" or "gfx942"
-  index_t wave_size;    // the arch's: 32 or 64
-  morton_params params;
-  int grid = 8;
-  int block = 256;
-};
-
-// 64 x 64, T = 8, footprints of 8 rows x `cols`: morton_case_params(texel_layout::row_major, texel_staging::direct, 4).
-constexpr morton_params morton_case_params(texel_layout layout, texel_staging staging, index_t cols) {
-  morton_params p;
-  p.height = p.width = 64;
-  p.tile = 8;
-  p.footprint_rows = 8;
-  p.footprint_cols = cols;
-  p.layout = layout;
-  p.staging = staging;
-  return p;
-}
-
-// sm90: 32 lanes -> 8 rows x 4 cols per wave, 8 waves per band of 16 footprints: 2 passes.
-// gfx942: 64 lanes -> 8 x 8 per wave, 4 waves per band of 8 footprints: 2 passes.
-inline constexpr morton_case_def morton_case_table[] = {
-    {"row-major, 8x4 reads", "sm90", 32, morton_case_params(texel_layout::row_major, texel_staging::direct, 4)},
-    {"morton T=8 (transforms), 8x4 reads", "sm90", 32,
-     morton_case_params(texel_layout::morton_transforms, texel_staging::direct, 4)},
-    {"morton T=8 (bits), 8x4 reads", "sm90", 32,
-     morton_case_params(texel_layout::morton_bits, texel_staging::direct, 4)},
-    {"morton T=8 (transforms), 8x4 reads, LDS in Z order", "sm90", 32,
-     morton_case_params(texel_layout::morton_transforms, texel_staging::lds_morton, 4)},
-    {"row-major, 8x8 reads", "gfx942", 64, morton_case_params(texel_layout::row_major, texel_staging::direct, 8)},
-    {"morton T=8 (transforms), 8x8 reads", "gfx942", 64,
-     morton_case_params(texel_layout::morton_transforms, texel_staging::direct, 8)},
-    {"morton T=8 (bits), 8x8 reads", "gfx942", 64,
-     morton_case_params(texel_layout::morton_bits, texel_staging::direct, 8)},
-    {"morton T=8 (bits), 8x8 reads, LDS in Z order", "gfx942", 64,
-     morton_case_params(texel_layout::morton_bits, texel_staging::lds_morton, 8)},
-};
-
-// A case's launch, ready to be a constant: constant<morton_case_shape(morton_case_table[1])>{}.
-constexpr morton_shape morton_case_shape(const morton_case_def& c) { return {c.params, c.block, c.wave_size, c.grid}; }
 
 // The example's cases (about 8): layouts x staging on sm90 and gfx942.
 std::vector<morton_case> morton_cases();

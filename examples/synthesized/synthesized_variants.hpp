@@ -1,6 +1,6 @@
 // tilesim/examples/synthesized/synthesized_variants.hpp: layouts `tilesim synth` found, beside the hand-picked ones.
 //
-// DEFINITION. Each case is a copy-program tile (sim/programs/copy.hpp: 16-byte warp-raked stores into LDS, a
+// DEFINITION. Each case is a copy-program tile (kernel/copy/copy.hpp: 16-byte warp-raked stores into LDS, a
 // read back, 256 threads) whose LDS layout was chosen by the synthesizer (sim/synth/synth.hpp) for exactly
 // that writer and reader, next to the layout a person would pick for it:
 //   gfx942 128 x 32 fp16, MFMA 32x32x8 A read   hand: CK's XOR 2025 (L = 2)  synth: Swizzle<2,3,3>   both 128 = ideal

@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "gpu/user/gpu_kernel.hpp"
-#include "sim/engine/program.hpp"
+#include "kernel/model/program.hpp"
 #include "spec/distribution/distributed_tensor.hpp"
 #include "spec/distribution/patterns.hpp"
 #include "spec/layouts/cute_swizzle.hpp"

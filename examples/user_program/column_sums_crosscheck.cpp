@@ -9,7 +9,7 @@
 // `tilesim-gpu crosscheck` prints per point; --report writes both points as one tilesim.crosscheck/1 document.
 // Per instruction, Nsight Compute's source counters matched to the labels (live with the counters, unless
 // --no-source-counters); --ncu-source FILE compares a saved source page (.csv) or report (.ncu-rep) of one
-// layout's launch instead (--layout names it; gpu/recordings/record_user_source.sh records them), with or
+// layout's launch instead (--layout names it; scripts/recordings/record_user_source.sh records them), with or
 // without a GPU; --sass FILE (nvdisasm -g -gi of the kernel built with -lineinfo) adds each label's program lines. Exit codes: 0 all agreed; 1 a result, counter or label differed; 2 bad arguments or an
 // unreadable --ncu-source; 77 no GPU (skipped; with --ncu-source, after the per-instruction table).
 #include <cstdint>

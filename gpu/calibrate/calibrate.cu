@@ -1,6 +1,6 @@
 // tilesim/gpu/calibrate/calibrate.cu: runs warp-wide memory access patterns as CUDA kernels, for calibration.
 //
-// WHAT IT IS. The harness behind sim/calibration/*.truth.tsv. It reads pattern files in the `tilesim bank`
+// WHAT IT IS. The harness behind data/calibration/*.truth.tsv. It reads pattern files in the `tilesim bank`
 // format (sim/patterns/pattern_file.hpp: `NAME WIDTH OP OFF_0 ... OFF_31`, one warp-wide access a line)
 // and issues each access with inline PTX (ld/st.volatile.shared.{u8,u16,u32,v2.u32,v4.u32}: SASS LDS.U8 ...
 // LDS.128, STS...), so the only memory traffic of a kernel is the access being measured. Offsets reach the

@@ -1,23 +1,23 @@
 // tilesim/gpu/calibrate/collectives_check.cu: the warp collectives' semantics on real hardware.
 //
-// WHAT IT IS. Runs gpu/collectives_probe.cu's kernels (sim/programs/warp_scan.hpp: xor/up/index/down shuffles;
-// sim/programs/ldmatrix_read.hpp: ldmatrix .x4 and .x4.trans; sim/programs/mma_tile.hpp: mma.sync m16n8k16, fp16 and bf16)
+// WHAT IT IS. Runs gpu/kernels/collectives_probe.cu's kernels (kernel/warp_scan/warp_scan.hpp: xor/up/index/down shuffles;
+// kernel/ldmatrix_read/ldmatrix_read.hpp: ldmatrix .x4 and .x4.trans; kernel/mma_tile/mma_tile.hpp: mma.sync m16n8k16, fp16 and bf16)
 // on the GPU and compares every output word with
-// what the simulator's rules give (shuffle_source in sim/engine/shuffle.hpp, ldmatrix_source in
-// sim/engine/ldmatrix.hpp; the fragment positions of sim/engine/mma.hpp), computed here on the host from the same inputs. The simulator's own tests hold the
+// what the simulator's rules give (shuffle_source in kernel/model/shuffle.hpp, ldmatrix_source in
+// kernel/model/ldmatrix.hpp; the fragment positions of kernel/model/mma.hpp), computed here on the host from the same inputs. The simulator's own tests hold the
 // engine to those rules on the CPU; this holds the rules to the hardware. Prints one line per check and
 // "collectives: N words compared, M differ"; exit 0 when none differ, 1 otherwise.
 // Not part of the Meson build (like calibrate.cu): it runs on the device machine.
 //   nvcc -std=c++20 -O3 -arch=sm_90 -I . -o collectives_check gpu/calibrate/collectives_check.cu
 //
 // WORKED EXAMPLE. warp_scan on 4 blocks of 128 threads: 2048 words; ldmatrix_read on 3 tiles, plain and
-// transposed: 2 x 384 words; all equal on an H100 (sim/calibration/h100-collectives.txt).
+// transposed: 2 x 384 words; all equal on an H100 (data/calibration/h100-collectives.txt).
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <vector>
 
-#include "gpu/collectives_probe.cu"
+#include "gpu/kernels/collectives_probe.cu"
 
 namespace {
 

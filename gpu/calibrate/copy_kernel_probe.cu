@@ -2,7 +2,7 @@
 //
 // WHAT IT IS. The second probe for issue 12's two speed-up outliers (the first, copy_layout_probe.cu, ran every
 // layout through one compiled kernel and found SW64 and CK-XOR 2025 equal there). Here the catalogue's own copy
-// kernels (copy_tile on gpu/compiled_shapes.hpp copy_fp16_shapes[I], the source of kernels.cu's copy_fp16_kernel<I>)
+// kernels (copy_tile on gpu/kernels/compiled_shapes.hpp copy_fp16_shapes[I], the source of kernels.cu's copy_fp16_kernel<I>)
 // are compiled again in this binary, so their code sits at other addresses, and in variants:
 //   padN    N NANOSLEEPs before the timed region: the same timed code N x 16 bytes further into its
 //           instruction-cache lines (the NANOSLEEPs run before the clock starts)
@@ -13,7 +13,7 @@
 //           Without one, the last clock read (CS2R Rx) waits for the global stores only where ptxas happened to
 //           give Rx to a store's operand (a write-after-read wait for the store to read its registers): 106 of
 //           the catalogue's 118 timed kernels, not SW64's <17>, padded's <8> or the 64x64 cute-swizzle copy's <6>
-//           (sim/calibration/h100-catalogue-sass.gz; h100-copy-end-clock-stalls.txt has Nsight's stall samples).
+//           (data/calibration/h100-catalogue-sass.gz; h100-copy-end-clock-stalls.txt has Nsight's stall samples).
 // Kernels: I = 7 row-major, 10 CK-XOR 2025, 17 SW64 (LDS.128 reads), 24 row-major and 27 CK-XOR 2025 (ldmatrix.x4),
 // and with the fences also 8 (padded, LDS.128) and 4, 5, 6 (the built-in 64x64 copies, one block of 256 threads).
 // Launched as the cross-check launches them: grid 1, 256 threads, fresh buffers copied from the host every
@@ -24,7 +24,7 @@
 //
 // WORKED EXAMPLE. A row `pad0  cold  none  17  sw64  0  744  757` says round 0 of copy_fp16_shapes[17] (SW64) as
 // compiled here, unpadded and cold, took 744 cycles in its best launch of 10 and 757 in the median one
-// (sim/calibration/h100-copy-kernel-probe.tsv; CK-XOR 2025's kernel took 788 and 872 in the same round).
+// (data/calibration/h100-copy-kernel-probe.tsv; CK-XOR 2025's kernel took 788 and 872 in the same round).
 //
 // INVARIANTS. Every CUDA call is checked (exit 1 with CUDA's message); every launch's output must equal its input
 // (each of these copies is the identity on the tile; exit 1 naming the kernel and the first wrong byte).
@@ -37,8 +37,8 @@
 
 #include "gpu/calibrate/cuda_check.cuh"  // CHECK(call)
 #include "gpu/calibrate/fresh_launch.cuh"  // fresh_launch, median
-#include "gpu/compiled_shapes.hpp"
-#include "gpu/device_context.hpp"
+#include "gpu/kernels/compiled_shapes.hpp"
+#include "gpu/runtime/device_context.hpp"
 
 namespace {
 
@@ -61,7 +61,7 @@ __global__ __launch_bounds__(threads, 2) void probe_copy(kernel_args a) {
       x = *static_cast<volatile unsigned*>(a.pointer[0]) ^ *static_cast<volatile unsigned*>(a.pointer[1]);
     if (__syncthreads_or(x == 0x9e3779b9u)) asm volatile("nanosleep.u32 1;");  // waits for both reads
   }
-  // gpu/device_context.hpp's run_program as it was before 6edb4e5 (no fence of its own), with Fence.
+  // gpu/runtime/device_context.hpp's run_program as it was before 6edb4e5 (no fence of its own), with Fence.
   device_context ctx(a);
   const bool timed = a.block_cycles != nullptr;
   long long start = 0;

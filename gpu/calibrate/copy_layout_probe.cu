@@ -18,12 +18,12 @@
 //               instruction-cache lines
 //   stamps      base (or ldsm_held) with clock64 after the shared stores, the barrier and the global stores, per warp
 // Not part of the Meson build (like conv_probe.cu): it runs on the device machine.
-//   python3 gpu/calibrate/copy_layout_tables.py > tables.tsv
+//   python3 scripts/calibrate/copy_layout_tables.py > tables.tsv
 //   nvcc -O3 -std=c++17 -arch=sm_90 -o copy_layout_probe gpu/calibrate/copy_layout_probe.cu
 //   ./copy_layout_probe tables.tsv [rounds]
 //
 // WORKED EXAMPLE. A row `base  sw64  lds128  0  561  744` says round 0 of the SW64 layout through the shared kernel
-// took 561 cycles in its best launch of 10 and 744 in the median one (sim/calibration/h100-copy-layout-probe.tsv). `stamps` rows add the median warp's clocks
+// took 561 cycles in its best launch of 10 and 744 in the median one (data/calibration/h100-copy-layout-probe.tsv). `stamps` rows add the median warp's clocks
 // at which its shared stores issued (its loads' data had arrived), it left the barrier, and it issued its last
 // global store.
 //

@@ -1,6 +1,6 @@
 // tilesim/gpu/calibrate/global_memory.cu: global-memory latency and throughput on an NVIDIA GPU, for the timing model.
 //
-// WHAT IT IS. The measurements behind sim/calibration/*-global.tsv (issue 12: "global memory measured, not
+// WHAT IT IS. The measurements behind data/calibration/*-global.tsv (issue 12: "global memory measured, not
 // assumed"). Two experiments, each printed as TSV rows `experiment  working_set_bytes  value  unit  detail`:
 //   chase    one thread follows a random cyclic chain of 4-byte indices, one per 128-byte line, through a
 //            working set of the given size: cycles per dependent load (clock64 around 4096 loads, best of 5;
@@ -113,7 +113,7 @@ __global__ void burst(const unsigned char* in, unsigned char* out, long long* cy
 }
 
 // cold: before every launch the buffers are allocated afresh and filled from the host, as the cross-check's
-// launches do (gpu/kernel_launch.hpp): first touch of memory the host just wrote.
+// launches do (gpu/runtime/kernel_launch.hpp): first touch of memory the host just wrote.
 template <int N, int Width>
 void run_burst_case(int blocks, const unsigned char* d_in, unsigned char* d_out, long long* d_cycles, int sms,
                     bool cold = false) {

@@ -1,6 +1,6 @@
 // tilesim/gpu/crosscheck/accuracy.hpp: how well the simulator's cycles predict a recorded GPU run.
 //
-// DEFINITION. A recording (gpu/recordings/*.json, `tilesim-gpu crosscheck --report`) holds, per catalogue
+// DEFINITION. A recording (data/recordings/*.json, `tilesim-gpu crosscheck --report`) holds, per catalogue
 // point, the GPU's median clock64 cycles per block. accuracy_of re-simulates every point on the CPU and
 // compares: error = (predicted - measured) / measured. It also pairs each conflict-free variant with the
 // conflicted variant of the same algorithm (same program, launch, global sectors and LDS instruction counts;

@@ -1,6 +1,6 @@
 // tilesim/gpu/crosscheck/accuracy.test.cpp: the timing model held to the hardware (issue 12's targets), in CI.
 //
-// The four H100 recordings of the efficient kernels (gpu/recordings/h100-zero-overhead.json, which the model's
+// The four H100 recordings of the efficient kernels (data/recordings/h100-zero-overhead.json, which the model's
 // constants were chosen against, h100-timing.json, recorded afterwards with another seed, h100-fenced-timing.json,
 // timed since 6edb4e5 with a block fence before the last barrier, and h100-direct-store-zero-overhead.json, the
 // binary since 26ea6fb, whose ldmatrix.x4 copies store the ldmatrix registers as they came: clock64 per block,
@@ -10,7 +10,7 @@
 //   every point within 25 %, except the outliers named below, each within its own bound;
 //   the predicted speed-up of each conflict-free variant over its conflicted variant within 10 % of the measured
 //     one, except the outliers named below;
-//   LDS address arithmetic (sim/calibration/h100-address-arithmetic.tsv, the fp32 GEMM's instruction counts):
+//   LDS address arithmetic (data/calibration/h100-address-arithmetic.tsv, the fp32 GEMM's instruction counts):
 //     where the GPU executes no more instructions than the padded layout the simulator charges none, and where it
 //     executes more (CK-XOR) the simulator charges some, never more than the GPU executed.
 // The outliers are what the model does not capture (README.md, "How accurate is it"); a model change that
@@ -34,22 +34,22 @@ using namespace tilesim::gpu;
 // The recordings and the median |error| the model gives on each today (with LDS address arithmetic priced,
 // 2026-11-25: 0.082 -> 0.081 and 0.078 -> 0.083; the conflict-free speed-ups' median 4.5 % -> 2.5 % and 4.6 % -> 3.9 %).
 const std::map<std::string, double> recordings = {
-    {"gpu/recordings/h100-zero-overhead.json", 0.081},
-    {"gpu/recordings/h100-timing.json", 0.083},
-    {"gpu/recordings/h100-fenced-timing.json", 0.067},
-    {"gpu/recordings/h100-direct-store-zero-overhead.json", 0.070},
+    {"data/recordings/h100-zero-overhead.json", 0.081},
+    {"data/recordings/h100-timing.json", 0.083},
+    {"data/recordings/h100-fenced-timing.json", 0.067},
+    {"data/recordings/h100-direct-store-zero-overhead.json", 0.070},
 };
 
 // Points and conflict-free pairs per recording (h100-zero-overhead.json adds the matrix-core GEMM, the
 // synthesized layouts and lds-index-swap through ldmatrix.x4: 4 + 6 + 4 points, 1 + 3 + 1 pairs).
-const std::map<std::string, std::size_t> points = {{"gpu/recordings/h100-zero-overhead.json", 62},
-                                                   {"gpu/recordings/h100-timing.json", 48},
-                                                   {"gpu/recordings/h100-fenced-timing.json", 62},
-                                                   {"gpu/recordings/h100-direct-store-zero-overhead.json", 62}};
-const std::map<std::string, std::size_t> pairs = {{"gpu/recordings/h100-zero-overhead.json", 15},
-                                                  {"gpu/recordings/h100-timing.json", 10},
-                                                  {"gpu/recordings/h100-fenced-timing.json", 15},
-                                                  {"gpu/recordings/h100-direct-store-zero-overhead.json", 15}};
+const std::map<std::string, std::size_t> points = {{"data/recordings/h100-zero-overhead.json", 62},
+                                                   {"data/recordings/h100-timing.json", 48},
+                                                   {"data/recordings/h100-fenced-timing.json", 62},
+                                                   {"data/recordings/h100-direct-store-zero-overhead.json", 62}};
+const std::map<std::string, std::size_t> pairs = {{"data/recordings/h100-zero-overhead.json", 15},
+                                                  {"data/recordings/h100-timing.json", 10},
+                                                  {"data/recordings/h100-fenced-timing.json", 15},
+                                                  {"data/recordings/h100-direct-store-zero-overhead.json", 15}};
 
 // Points outside 25 % today, with the bound each stays within and why it is off. None since the load path is
 // priced per phase of 128 bytes of lane data (sm90's load_phase_bytes; the NHWC im2col convolution was -48 %).
@@ -58,7 +58,7 @@ const std::map<std::string, double> point_outliers = {};
 // Pairs outside 10 % today, per recording, each with the bound it stays within.
 // The SW64 pair of the recordings timed before 6edb4e5 is the timing harness, not the model: SW64's copy ended its
 // clock64 span before its global stores had left (its last clock register is no store operand; in 106 of the 118
-// kernels it is, and the clock read waits for the stores: sim/calibration/h100-copy-end-clock-stalls.txt), so it
+// kernels it is, and the clock read waits for the stores: data/calibration/h100-copy-end-clock-stalls.txt), so it
 // measured 853 cycles where CK-XOR 2025's copy, one SASS skeleton with the same memory stream, measured 976. Timed
 // with the block fence (h100-fenced-timing.json) it measures 949 and the pair is -2.4 % (copy_probes.test.cpp
 // replays the probes that found it).
@@ -69,14 +69,14 @@ const std::map<std::string, double> point_outliers = {};
 // 1148; before it, 1070 against 1131). Storing the registers as they came (h100-direct-store-zero-overhead.json:
 // 1103 against 1023, the pair +8.3 %; 1102-1103 against 1027-1028 at two more seeds,
 // h100-direct-store-ldmatrix-reruns.log) the pair is within 10 % (copy_layout_probe.cu's same-code kernels: 7-23 %).
-// (The CK-XOR fp32 GEMM left this list when LDS address arithmetic was priced: sim/report/address_arithmetic.hpp,
+// (The CK-XOR fp32 GEMM left this list when LDS address arithmetic was priced: sim/pricing/address_arithmetic.hpp,
 // +11.6 % -> -2.6 %.)
 const std::map<std::string, std::map<std::string, double>> speedup_outliers = {
-    {"gpu/recordings/h100-zero-overhead.json",
+    {"data/recordings/h100-zero-overhead.json",
      {{"example cute-swizzle: SW64 Swizzle<2,4,3> 8x32", 0.13}, {"example lds-index-swap: ck-xor 2025, ldmatrix.x4", 0.26}}},
-    {"gpu/recordings/h100-timing.json", {{"example cute-swizzle: SW64 Swizzle<2,4,3> 8x32", 0.13}}},
-    {"gpu/recordings/h100-fenced-timing.json", {{"example lds-index-swap: ck-xor 2025, ldmatrix.x4", 0.15}}},
-    {"gpu/recordings/h100-direct-store-zero-overhead.json", {}},
+    {"data/recordings/h100-timing.json", {{"example cute-swizzle: SW64 Swizzle<2,4,3> 8x32", 0.13}}},
+    {"data/recordings/h100-fenced-timing.json", {{"example lds-index-swap: ck-xor 2025, ldmatrix.x4", 0.15}}},
+    {"data/recordings/h100-direct-store-zero-overhead.json", {}},
 };
 
 }  // namespace
@@ -135,7 +135,7 @@ TEST_CASE("conflict-free speed-ups: each within 10 % of measured, the named outl
 }
 
 TEST_CASE("the LDS-bound GEMMs are predicted LDS-bound and the copies latency-bound, as the hardware's numbers say") {
-  for (const accuracy_row& r : accuracy_for("gpu/recordings/h100-timing.json").points) {
+  for (const accuracy_row& r : accuracy_for("data/recordings/h100-timing.json").points) {
     CAPTURE(r.name);
     if (r.name.rfind("gemm fp32", 0) == 0 && r.name.find("row_major") != std::string::npos)
       CHECK(r.verdict.rfind("LDS-bound", 0) == 0);
@@ -147,8 +147,8 @@ namespace {
 
 // Warp instructions per warp of one layout of the fp32 GEMM 128x128x64 in the H100 recording (tilesim kernel).
 double measured_per_warp(const std::string& layout) {
-  std::ifstream f("sim/calibration/h100-address-arithmetic.tsv");
-  REQUIRE_MESSAGE(f.good(), "sim/calibration/h100-address-arithmetic.tsv is missing (the test runs in the repository root)");
+  std::ifstream f("data/calibration/h100-address-arithmetic.tsv");
+  REQUIRE_MESSAGE(f.good(), "data/calibration/h100-address-arithmetic.tsv is missing (the test runs in the repository root)");
   std::string line;
   while (std::getline(f, line)) {
     std::istringstream row(line);

@@ -1,6 +1,6 @@
-// The compiled shapes (gpu/compiled_shapes.hpp) cover the cross-check's catalogue, and the compiled form of a
+// The compiled shapes (gpu/kernels/compiled_shapes.hpp) cover the cross-check's catalogue, and the compiled form of a
 // program is the run-time form: same accesses, same result.
-#include "gpu/compiled_shapes.hpp"
+#include "gpu/kernels/compiled_shapes.hpp"
 
 #include <doctest/doctest.h>
 

@@ -4,9 +4,9 @@
 // The catalogue (recorded before 6edb4e5) measures the SW64 copy at 853 cycles and the CK-XOR 2025 copy at 976 (one
 // SASS skeleton, the same global addresses, both conflict-free), and the row-major ldmatrix.x4 copy no slower than
 // CK-XOR 2025's; the model gives both pairs' speed-ups 12 % and 24 % off. Two probes, replayed here:
-//   sim/calibration/h100-copy-layout-probe.tsv (gpu/calibrate/copy_layout_probe.cu): every layout through ONE
+//   data/calibration/h100-copy-layout-probe.tsv (gpu/calibrate/copy_layout_probe.cu): every layout through ONE
 //     compiled kernel, the catalogue kernels' own lane addresses loaded as data before the clock;
-//   sim/calibration/h100-copy-kernel-probe.tsv (gpu/calibrate/copy_kernel_probe.cu): the catalogue's own kernels
+//   data/calibration/h100-copy-kernel-probe.tsv (gpu/calibrate/copy_kernel_probe.cu): the catalogue's own kernels
 //     compiled again in another binary, padded by 4 and 8 NANOSLEEPs, with warm pages, and with fences.
 // The laws:
 //   with the code held equal, SW64 and CK-XOR 2025 take the same time within 4 % (every variant, both machines;
@@ -66,12 +66,12 @@ double median_cycles(const probe_rows& t, const std::map<std::string, std::strin
   return median_of(v);
 }
 
-const std::string layout_probe = "sim/calibration/h100-copy-layout-probe.tsv";
-const std::string kernel_probe = "sim/calibration/h100-copy-kernel-probe.tsv";
+const std::string layout_probe = "data/calibration/h100-copy-layout-probe.tsv";
+const std::string kernel_probe = "data/calibration/h100-copy-kernel-probe.tsv";
 
 // The model's predicted speed-up of one conflict-free point over its conflicted point on the catalogue recording.
 double predicted_speedup(const std::string& conflict_free) {
-  for (const speedup_row& r : accuracy_for("gpu/recordings/h100-zero-overhead.json").speedups)
+  for (const speedup_row& r : accuracy_for("data/recordings/h100-zero-overhead.json").speedups)
     if (r.conflict_free == conflict_free) return r.predicted;
   FAIL("no conflict-free pair ending in " << conflict_free << " in h100-zero-overhead.json");
   return 0;

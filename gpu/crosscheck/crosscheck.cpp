@@ -14,8 +14,9 @@
 #include "examples/gemm/gemm_variants.hpp"
 #include "examples/gemm/mma_gemm_variants.hpp"
 #include "examples/morton/morton_variants.hpp"
-#include "gpu/compiled_shapes.hpp"
+#include "gpu/kernels/compiled_shapes.hpp"
 #include "sim/arch/arch.hpp"
+#include "sim/engine/arch_launch.hpp"
 #include "sim/engine/engine.hpp"
 
 namespace tilesim::gpu {
@@ -57,7 +58,7 @@ std::string writer_of(const simulated& s, sim::address_t address, int wave_size)
 }
 
 // Runs program<S> on the simulator for the compiled shape S == shape of `Table` (the instance the GPU kernel
-// runs: gpu/compiled_shapes.hpp); a shape with no entry is std::invalid_argument.
+// runs: gpu/kernels/compiled_shapes.hpp); a shape with no entry is std::invalid_argument.
 template <const auto& Table, class Shape, class Program>
 sim::run_result compiled_run(const Shape& shape, const sim::launch& l, sim::global_memory mem, Program program) {
   sim::run_result r;
@@ -66,7 +67,7 @@ sim::run_result compiled_run(const Shape& shape, const sim::launch& l, sim::glob
   });
   if (!found)
     throw std::invalid_argument("no compiled kernel for this point's shape (grid " + std::to_string(l.grid) + ", block " +
-                                std::to_string(l.block) + "): add it to gpu/compiled_shapes.hpp");
+                                std::to_string(l.block) + "): add it to gpu/kernels/compiled_shapes.hpp");
   return r;
 }
 

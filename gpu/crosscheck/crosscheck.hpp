@@ -34,15 +34,15 @@
 
 #include "gpu/crosscheck/counters.hpp"
 #include "gpu/crosscheck/json.hpp"
-#include "gpu/device_run.hpp"
+#include "gpu/kernels/device_run.hpp"
 #include "sim/engine/run_result.hpp"
-#include "examples/conv/conv_program.hpp"
-#include "examples/morton/morton_program.hpp"
-#include "sim/programs/copy.hpp"
-#include "sim/programs/gemm_tile.hpp"
-#include "sim/programs/mma_gemm.hpp"
-#include "sim/programs/lds_sweep.hpp"
-#include "sim/programs/transpose.hpp"
+#include "kernel/conv/conv.hpp"
+#include "kernel/morton/morton.hpp"
+#include "kernel/copy/copy.hpp"
+#include "kernel/gemm_tile/gemm_tile.hpp"
+#include "kernel/mma_gemm/mma_gemm.hpp"
+#include "kernel/lds_sweep/lds_sweep.hpp"
+#include "kernel/transpose/transpose.hpp"
 #include "sim/report/program_report.hpp"
 
 namespace tilesim::gpu {

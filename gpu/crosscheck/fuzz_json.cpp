@@ -1,6 +1,6 @@
 // tilesim/gpu/crosscheck/fuzz_json.cpp: libFuzzer target over the JSON a replay reads (json.hpp).
 //
-// The input is a JSON text, as a recording in gpu/recordings/ is. parse_json either throws json_error or gives a
+// The input is a JSON text, as a recording in data/recordings/ is. parse_json either throws json_error or gives a
 // document for which the laws hold: parse_json(dump(v)) == v (compact and indented), and read_u64 of every
 // value either throws json_error or gives a value that exact_u64 writes back as the same digits when the
 // value was a canonical decimal string. Any other exception, crash, sanitizer report or broken law aborts (a

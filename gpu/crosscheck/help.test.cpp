@@ -35,8 +35,8 @@ std::set<std::string> options_taken(const std::string& source, const std::string
 }  // namespace
 
 TEST_CASE("tilesim-gpu: each subcommand's help names every option tilesim_gpu.cpp takes for it") {
-  std::ifstream in("gpu/crosscheck/tilesim_gpu.cpp");  // meson runs gpu_unit in the repository root
-  REQUIRE_MESSAGE(in.good(), "run gpu_unit from the repository root (it reads gpu/crosscheck/tilesim_gpu.cpp)");
+  std::ifstream in("cli/tilesim_gpu.cpp");  // meson runs gpu_unit in the repository root
+  REQUIRE_MESSAGE(in.good(), "run gpu_unit from the repository root (it reads cli/tilesim_gpu.cpp)");
   const std::string source((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const std::set<std::string> counters = options_taken(source, "int counters_pass(", "int crosscheck("),
                               crosscheck = options_taken(source, "int crosscheck(", "int main(");

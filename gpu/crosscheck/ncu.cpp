@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <unistd.h>
 
-#include "gpu/device_error.hpp"
+#include "gpu/runtime/device_error.hpp"
 
 namespace tilesim::gpu {
 

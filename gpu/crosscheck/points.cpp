@@ -12,8 +12,8 @@
 #include "examples/synthesized/synthesized_variants.hpp"
 #include "gpu/crosscheck/crosscheck.hpp"
 #include "sim/arch/arch.hpp"
-#include "sim/programs/gemm_tile_run.hpp"
-#include "sim/programs/mma_gemm_run.hpp"
+#include "sim/runs/gemm_tile_run.hpp"
+#include "sim/runs/mma_gemm_run.hpp"
 
 namespace tilesim::gpu {
 

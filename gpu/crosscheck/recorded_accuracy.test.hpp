@@ -1,6 +1,6 @@
 // tilesim/gpu/crosscheck/recorded_accuracy.test.hpp: a recording's accuracy, re-simulated once per test process.
 //
-// accuracy_for("gpu/recordings/h100-zero-overhead.json") reads the recording and returns accuracy_of it
+// accuracy_for("data/recordings/h100-zero-overhead.json") reads the recording and returns accuracy_of it
 // (accuracy.hpp: every point re-simulated with today's model); the tests that hold the model to a recording
 // (accuracy.test.cpp, copy_probes.test.cpp) share the one result instead of each re-simulating the file.
 // Tests run from the repository root; a missing file fails the test naming it.

@@ -1,4 +1,4 @@
-// tilesim/gpu/crosscheck/replay.test.cpp: CI has no GPU; these replay what one measured (gpu/recordings/).
+// tilesim/gpu/crosscheck/replay.test.cpp: CI has no GPU; these replay what one measured (data/recordings/).
 //
 // Each recording is a `tilesim-gpu crosscheck --report` run on a real device: per point the program, its
 // parameters, the input seed, the output checks and Nsight Compute's counters. The laws:
@@ -34,11 +34,11 @@ json_value read_json(const std::filesystem::path& path) {
   return parse_json(s.str());
 }
 
-// The catalogue's recordings: gpu/recordings/*.json written by `tilesim-gpu crosscheck` (a user program's
+// The catalogue's recordings: data/recordings/*.json written by `tilesim-gpu crosscheck` (a user program's
 // tilesim::gpu::crosscheck report and `tilesim-gpu props` runs are replayed by their own tests).
 std::vector<std::filesystem::path> recordings() {
   std::vector<std::filesystem::path> v;
-  const std::filesystem::path dir = "gpu/recordings";
+  const std::filesystem::path dir = "data/recordings";
   if (std::filesystem::is_directory(dir))
     for (const auto& e : std::filesystem::directory_iterator(dir))
       if (e.path().extension() == ".json" && read_json(e.path())["tool"].string() == "tilesim-gpu crosscheck")
@@ -155,9 +155,9 @@ TEST_CASE("a recorded example case that examples/ no longer has is an error nami
   CHECK_THROWS_WITH_AS(point_from_json(parse_json(text)), doctest::Contains("a case that is gone"), json_error);
 }
 
-TEST_CASE("every recording in gpu/recordings replays on the simulator: counters exact, outputs equal") {
+TEST_CASE("every recording in data/recordings replays on the simulator: counters exact, outputs equal") {
   const auto files = recordings();
-  REQUIRE_MESSAGE(!files.empty(), "no recording in gpu/recordings/ (tilesim-gpu crosscheck --report writes one)");
+  REQUIRE_MESSAGE(!files.empty(), "no recording in data/recordings/ (tilesim-gpu crosscheck --report writes one)");
   std::map<std::string, std::set<std::string>> points_per_program;
   for (const auto& path : files) {
     CAPTURE(path.string());

@@ -8,7 +8,7 @@
 #include <map>
 #include <regex>
 
-#include "gpu/device_error.hpp"
+#include "gpu/runtime/device_error.hpp"
 
 namespace tilesim::gpu {
 

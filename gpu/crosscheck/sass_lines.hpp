@@ -10,7 +10,7 @@
 // its program line: it picks the function whose instructions have the same text at the same offsets (offset = a
 // row's address minus the page's lowest address) for every memory instruction of the page.
 //
-// WORKED EXAMPLE. gpu/recordings/h100-user-program.sass (the column-sums kernel, -lineinfo): at 0x0ed0 "LDS R6,
+// WORKED EXAMPLE. data/recordings/h100-user-program.sass (the column-sums kernel, -lineinfo): at 0x0ed0 "LDS R6,
 // [R4]" after the chain vector_access.hpp:52, device_context.hpp:137, ..., program.hpp:103, column_sums.hpp:88,
 // column_sums.hpp:64, ...: its program line is column_sums.hpp:88, `sum += load_element(...)`, the column read.
 //

@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "gpu/crosscheck/ncu.hpp"
-#include "gpu/device_error.hpp"
+#include "gpu/runtime/device_error.hpp"
 
 namespace tilesim::gpu {
 

@@ -20,7 +20,7 @@
 //   ATOMS / ATOMG / ATOM / RED               atomics (op atomic)
 // Any other instruction (arithmetic, branches, BAR) has no class (space none).
 //
-// WORKED EXAMPLE. In gpu/recordings/h100-user-program-source-0.csv (column sums, row-major, 4 blocks x 8 warps) the
+// WORKED EXAMPLE. In data/recordings/h100-user-program-source-0.csv (column sums, row-major, 4 blocks x 8 warps) the
 // row "0x7f6ead7ad0d0","      LDS R6, [R4]",...,Instructions Executed 128,...,L1 Wavefronts Shared 512 reads as
 // {0x7f6ead7ad0d0, "LDS R6, [R4]", class lds load 4 B, executed 128, wavefronts 512}: 4 wavefronts per
 // instruction, one of the 4 LDS of the "column read" loop (4-way); "@P2 LDS R8, [R4]" with executed 32 and 0

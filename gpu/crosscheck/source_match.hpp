@@ -19,7 +19,7 @@
 //   A matched group is "equal" when Nsight's wavefronts and sectors equal the simulator's, else "DIFFER".
 //
 // WORKED EXAMPLE. Column sums, row-major (examples/user_program, 4 blocks x 8 warps of 32; the H100 page
-// gpu/recordings/h100-user-program-source-0.csv): "column read" is 16 lds loads of 4 B per warp, 512 instances;
+// data/recordings/h100-user-program-source-0.csv): "column read" is 16 lds loads of 4 B per warp, 512 instances;
 // nvcc made it a loop unrolled by 4, whose 4 LDS execute 128 times each (its 3 guarded remainder LDS run with
 // every lane off), so the label takes those 4 (4 x 128 = 512) and compares 2048 wavefronts (4 per instruction,
 // 4-way) with Nsight's 4 x 512; "final read" then takes the next 4 LDS (8 executions each, 1 wavefront each).

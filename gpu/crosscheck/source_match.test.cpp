@@ -6,11 +6,11 @@
 //   - a source page that counts exactly what the simulator ran (built here from the run: one SASS instruction per
 //     k-th occurrence of a label in a wave) matches every label "equal"; one tampered count turns exactly that
 //     label to "DIFFER" (wavefronts, sectors) or "unmatched" (executed counts), never silently "equal";
-//   - the H100 recordings gpu/recordings/h100-user-program-source-{0,1}.csv (record_user_source.sh: layout 0
+//   - the H100 recordings data/recordings/h100-user-program-source-{0,1}.csv (record_user_source.sh: layout 0
 //     row-major, 1 Swizzle<2,3,7>) match the column-sums program on the simulator label by label, every count
 //     equal (N-way <= wavefronts per instruction; the conflict-free STS.128: 1-way, 4 per instruction), and a
 //     tampered copy of each is reported as a disagreement.
-//   - with the kernel's -lineinfo SASS listing (gpu/recordings/h100-user-program.sass) each row names the program
+//   - with the kernel's -lineinfo SASS listing (data/recordings/h100-user-program.sass) each row names the program
 //     line that issued it (row-major: every label its own column_sums.hpp line); a page whose instruction differs
 //     from the listing's at the same offset is refused, naming the offset;
 //   - README.md's per-instruction excerpt is that comparison's table, line for line.
@@ -196,7 +196,7 @@ TEST_CASE("H100 source counters of the user program: every label's counts equal 
   const sim::arch_table& sm90 = sim::arch_named("sm90");
   int pages = 0;
   for (const int layout : {0, 1}) {
-    const std::string path = "gpu/recordings/h100-user-program-source-" + std::to_string(layout) + ".csv";
+    const std::string path = "data/recordings/h100-user-program-source-" + std::to_string(layout) + ".csv";
     if (!std::filesystem::exists(path)) continue;
     CAPTURE(path);
     const sim::run_result run = column_sums_run(layout == 1);
@@ -226,7 +226,7 @@ TEST_CASE("H100 source counters of the user program: every label's counts equal 
     CHECK(std::count_if(t.rows.begin(), t.rows.end(), [](const gpu::source_row& r) { return r.status == "DIFFER"; }) == 1);
     ++pages;
   }
-  CHECK_MESSAGE(pages == 2, "expected gpu/recordings/h100-user-program-source-{0,1}.csv (record_user_source.sh)");
+  CHECK_MESSAGE(pages == 2, "expected data/recordings/h100-user-program-source-{0,1}.csv (record_user_source.sh)");
 }
 
 TEST_CASE("README's per-instruction table is what the comparison prints for the recorded H100 page") {
@@ -253,7 +253,7 @@ TEST_CASE("README's per-instruction table is what the comparison prints for the 
 }
 
 TEST_CASE("the -lineinfo SASS listing names each label's program line; a listing of another build is refused") {
-  const std::string listing = "gpu/recordings/h100-user-program.sass";
+  const std::string listing = "data/recordings/h100-user-program.sass";
   const std::vector<gpu::sass_function> functions = gpu::read_sass_lines(listing);
   REQUIRE(functions.size() == 1);
   CHECK(gpu::normalized_sass("@P1   BAR.SYNC.DEFER_BLOCKING 0x0 ;") == "@P1 BAR.SYNC.DEFER_BLOCKING 0x0");
@@ -262,7 +262,7 @@ TEST_CASE("the -lineinfo SASS listing names each label's program line; a listing
       {"tile load", "column_sums.hpp:80"},    {"tile store", "column_sums.hpp:82"}, {"column read", "column_sums.hpp:88"},
       {"partial store", "column_sums.hpp:91"}, {"final read", "column_sums.hpp:96"}, {"sum store", "column_sums.hpp:99"}};
   for (const int layout : {0, 1}) {
-    const std::string page = "gpu/recordings/h100-user-program-source-" + std::to_string(layout) + ".csv";
+    const std::string page = "data/recordings/h100-user-program-source-" + std::to_string(layout) + ".csv";
     CAPTURE(page);
     std::vector<gpu::sass_row> rows = gpu::read_source_counters(page);
     gpu::attach_source_lines(rows, functions, listing);

@@ -29,7 +29,7 @@ namespace {
 
 using namespace tilesim::gpu;
 
-const std::filesystem::path dir = "gpu/recordings";
+const std::filesystem::path dir = "data/recordings";
 
 std::string read_text(const std::filesystem::path& path) {
   std::ifstream f(path);
@@ -69,7 +69,7 @@ bool in_median_group(const std::string& program) {
 
 TEST_CASE("zero overhead: the priced recording covers every catalogue point; each has 0 local bytes, 0 local sectors, <= 128 registers, and its cycle ratio within target") {
   const auto files = priced_recordings();
-  REQUIRE_MESSAGE(!files.empty(), "no priced recording in gpu/recordings/ (tilesim-gpu crosscheck --report with gpu/reference linked)");
+  REQUIRE_MESSAGE(!files.empty(), "no priced recording in data/recordings/ (tilesim-gpu crosscheck --report with gpu/reference linked)");
   const json_value r = parse_json(read_text(files.back()));
   CAPTURE(files.back().string());
   std::set<std::string> recorded;
@@ -99,7 +99,7 @@ TEST_CASE("zero overhead: cuobjdump says every function of the recorded binary h
   if (std::filesystem::is_directory(dir))
     for (const auto& e : std::filesystem::directory_iterator(dir))
       if (e.path().filename().string().ends_with("resource-usage.txt")) files.push_back(e.path());
-  REQUIRE_MESSAGE(!files.empty(), "no *resource-usage.txt in gpu/recordings/ (cuobjdump --dump-resource-usage tilesim-gpu)");
+  REQUIRE_MESSAGE(!files.empty(), "no *resource-usage.txt in data/recordings/ (cuobjdump --dump-resource-usage tilesim-gpu)");
   for (const auto& path : files) {
     CAPTURE(path.string());
     std::istringstream in(read_text(path));
@@ -129,7 +129,7 @@ TEST_CASE("zero overhead: compute-sanitizer's memcheck, initcheck, racecheck and
     if (std::filesystem::is_directory(dir))
       for (const auto& e : std::filesystem::directory_iterator(dir))
         if (e.path().filename().string().ends_with(std::string("sanitizer-") + tool + ".txt")) files.push_back(e.path());
-    REQUIRE_MESSAGE(!files.empty(), "no *sanitizer-" << tool << ".txt in gpu/recordings/");
+    REQUIRE_MESSAGE(!files.empty(), "no *sanitizer-" << tool << ".txt in data/recordings/");
     for (const auto& path : files) {
       const std::string text = read_text(path);
       CAPTURE(path.string());

@@ -176,7 +176,7 @@ TILESIM_REFERENCE_HD constexpr int lds_elements(const lds_layout& d) {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// The copy program (sim/programs/copy.hpp): global -> LDS -> global, one workgroup per rows x cols tile.
+// The copy program (kernel/copy/copy.hpp): global -> LDS -> global, one workgroup per rows x cols tile.
 
 enum class read_kind : int { same_as_write, lanes_down_rows, gemm_operand, ldmatrix_operand };
 
@@ -221,7 +221,7 @@ struct copy_config {
 };
 
 // ---------------------------------------------------------------------------------------------------------
-// The LDS sweep (sim/programs/lds_sweep.hpp): one 32-bit vector per thread, read `iterations` times.
+// The LDS sweep (kernel/lds_sweep/lds_sweep.hpp): one 32-bit vector per thread, read `iterations` times.
 
 struct sweep_config {
   copy_config tile{};    // element_bytes 4; rows*cols == threads*vector (one write and one read vector each)
@@ -230,7 +230,7 @@ struct sweep_config {
 };
 
 // ---------------------------------------------------------------------------------------------------------
-// The GEMM tile (sim/programs/gemm_tile.hpp): C (m x n) = A (m x k) * B^T (B n x k), fp32, K-major operands.
+// The GEMM tile (kernel/gemm_tile/gemm_tile.hpp): C (m x n) = A (m x k) * B^T (B n x k), fp32, K-major operands.
 
 inline constexpr int gemm_lanes_m = 8;   // lanes down the rows of a warp tile
 inline constexpr int gemm_per_lane = 4;  // a lane's 4 x 4 block of C
@@ -305,7 +305,7 @@ TILESIM_REFERENCE_HD constexpr void gemm_accumulate(const A& a, const B& b, Acc&
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// The Morton read (examples/morton/morton_program.hpp).
+// The Morton read (kernel/morton/morton.hpp).
 
 enum class morton_staging : int { direct, lds_row_major, lds_morton };
 
@@ -356,7 +356,7 @@ TILESIM_REFERENCE_HD constexpr int morton_band_offset(const morton_config& c, in
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// The convolution (examples/conv/conv_program.hpp): NHWC input, KRSC weights, NHWK output, one output per thread.
+// The convolution (kernel/conv/conv.hpp): NHWC input, KRSC weights, NHWK output, one output per thread.
 
 enum class conv_kind : int { naive, sliding, im2col };
 

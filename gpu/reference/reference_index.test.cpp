@@ -20,7 +20,7 @@
 //   - conv_always_inside (the kernels' compile-time "no padding: every window pixel is inside") implies
 //     conv_inside for every output and filter tap, and every catalogue convolution has it
 //   - the transpose twin: out = in^T, every element written once, its 33-float LDS rows make each warp's LDS
-//     store and load touch 32 distinct banks, and (where sim/programs/transpose.hpp exists) its accesses are
+//     store and load touch 32 distinct banks, and (where kernel/transpose/transpose.hpp exists) its accesses are
 //     the simulator's for the tilesim transpose program, as above
 #include <doctest/doctest.h>
 
@@ -32,20 +32,20 @@
 #include <string>
 #include <vector>
 
-#include "examples/morton/morton_program.hpp"
-#include "examples/conv/conv_program.hpp"
+#include "kernel/morton/morton.hpp"
+#include "kernel/conv/conv.hpp"
 #include "gpu/crosscheck/crosscheck.hpp"
 #include "gpu/reference/reference_index.hpp"
 #include "gpu/reference/reference_instances.hpp"
 #include "gpu/reference/reference_match.hpp"
 #include "gpu/reference/reference_run.hpp"
 #include "sim/engine/engine.hpp"
-#include "sim/engine/ldmatrix.hpp"
-#include "sim/engine/mma.hpp"
-#include "sim/programs/copy.hpp"
-#include "sim/programs/gemm_tile.hpp"
-#if __has_include("sim/programs/transpose.hpp")
-#include "sim/programs/transpose.hpp"
+#include "kernel/model/ldmatrix.hpp"
+#include "kernel/model/mma.hpp"
+#include "kernel/copy/copy.hpp"
+#include "kernel/gemm_tile/gemm_tile.hpp"
+#if __has_include("kernel/transpose/transpose.hpp")
+#include "kernel/transpose/transpose.hpp"
 #define TILESIM_REFERENCE_HAS_TRANSPOSE_PROGRAM 1
 #endif
 #include "spec/layouts/ck_lds_xor.hpp"

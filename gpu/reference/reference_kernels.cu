@@ -5,7 +5,7 @@
 // functions indexed like the entry list. launch_reference (declared in reference_launch.hpp; reference_run.hpp's
 // run_reference_on_device resolves a point to its entry first) checks what a hand-written kernel takes for
 // granted (block, grid, dynamic LDS, buffer sizes, distinct operand slots) and launches it with
-// gpu/kernel_launch.hpp's detail::launch_kernel, the host path (buffers, kernel_args, dynamic LDS, clock64
+// gpu/runtime/kernel_launch.hpp's detail::launch_kernel, the host path (buffers, kernel_args, dynamic LDS, clock64
 // cycles) the tilesim kernels use. A kernel's operands are kernel_args::pointer[0], [1] (, [2]) in its own
 // order, constants like a hand-written kernel's parameters: launch_reference passes the buffers with the
 // point's operand slots first (operand k at position k, the others after them) and returns them to their
@@ -28,7 +28,7 @@
 #include <string>
 #include <utility>
 
-#include "gpu/kernel_launch.hpp"
+#include "gpu/runtime/kernel_launch.hpp"
 #include "gpu/reference/reference_kernels.cuh"
 #include "gpu/reference/reference_mma_gemm.cuh"
 #include "gpu/reference/reference_launch.hpp"
@@ -43,7 +43,7 @@ namespace reference {
 // weights, out): compile-time slots, each pointer a constant-bank operand, as a hand-written kernel's
 // parameters are (launch_reference puts the point's slots there). A run-time slot would make every pointer a
 // computed constant-bank load (LDC) on the path to the first access, which the tilesim kernels, whose slots
-// are constants, do not pay. The bounds are the tilesim kernels' (gpu/kernels.cu, TILESIM_COMPILED_KERNEL):
+// are constants, do not pay. The bounds are the tilesim kernels' (gpu/kernels/kernels.cu, TILESIM_COMPILED_KERNEL):
 // the block the body is written for and at most 128 registers per thread, 65536 / (threads * 128) blocks per
 // SM; so ptxas schedules both under one register budget (with no minimum of blocks per SM it kept the NHWC
 // convolution's loads few in flight, FMAs between them, where the tilesim kernel issues all 72 first).

@@ -4,7 +4,7 @@
 // choice (reference_instances.hpp) after checking what the kernel takes for granted: the choice has an
 // entry, the block and grid are the kernel's, the dynamic LDS is at least what it uses, each slot names a
 // buffer large enough for what it touches; any miss throws device_error naming `what` (the point). The host
-// path is gpu/kernel_launch.hpp's detail::launch, as for the tilesim kernels. reference_run.hpp is the face
+// path is gpu/runtime/kernel_launch.hpp's detail::launch, as for the tilesim kernels. reference_run.hpp is the face
 // most callers want (it resolves a crosscheck_point first); this header exists because nvcc's front end
 // cannot parse the cross-check's headers, so the .cu sees only plain structs.
 //
@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "gpu/device_run.hpp"
+#include "gpu/kernels/device_run.hpp"
 #include "gpu/reference/reference_instances.hpp"
 
 namespace tilesim::gpu {

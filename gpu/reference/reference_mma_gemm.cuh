@@ -1,6 +1,6 @@
 // tilesim/gpu/reference/reference_mma_gemm.cuh: the matrix-core GEMM written by hand (ldmatrix + mma.sync, PTX).
 //
-// DEFINITION. mma_gemm_body<C> is sim/programs/mma_gemm.hpp as one writes it in CUDA: offsets from
+// DEFINITION. mma_gemm_body<C> is kernel/mma_gemm/mma_gemm.hpp as one writes it in CUDA: offsets from
 // reference_mma_index.hpp computed before the K loop (global and LDS staging offsets, the ldmatrix row
 // addresses as 32-bit shared-window addresses), per K step two 16-byte global loads per operand, two LDS
 // stores, __syncthreads(), then per 16-wide K slice m_iter + n_iter / 2 ldmatrix.x4 and m_iter * n_iter

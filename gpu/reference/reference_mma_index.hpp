@@ -1,6 +1,6 @@
 // tilesim/gpu/reference/reference_mma_index.hpp: the index math of the hand-written matrix-core GEMM, in plain ints.
 //
-// DEFINITION. The twin of sim/programs/mma_gemm.hpp (fp16 A and B K-major, fp32 C; ldmatrix.x4 + mma.sync
+// DEFINITION. The twin of kernel/mma_gemm/mma_gemm.hpp (fp16 A and B K-major, fp32 C; ldmatrix.x4 + mma.sync
 // m16n8k16) as reference_index.hpp writes the others: a structural mma_gemm_config and int arithmetic only.
 //   warps: m_warps x n_warps, warp w at (mw, nw) = (w / n_warps, w % n_warps); warp tile (M / m_warps) x (N / n_warps)
 //   m_iter = M / (m_warps * 16), n_iter = N / (n_warps * 8), k_iter = KPerBlock / 16 (mma tiles and K slices)

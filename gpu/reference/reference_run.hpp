@@ -5,7 +5,7 @@
 // reference_instances.hpp lists what is compiled) and launches it (reference_launch.hpp's launch_reference, in
 // reference_kernels.cu) with the launch and buffers the tilesim kernel would get: slot k = buffers[k], `grid`
 // x `block` threads, `lds_bytes` of dynamic shared memory, clock64() cycles per block when timed
-// (gpu/device_context.hpp's run_program: barrier, clock64, body, barrier, clock64, thread 0 writes the span).
+// (gpu/runtime/device_context.hpp's run_program: barrier, clock64, body, barrier, clock64, thread 0 writes the span).
 // The result is directly comparable with run_*_on_device's: tilesim cycles / reference cycles per point.
 // has_reference(p) says whether such a kernel exists; it is inline and needs no GPU and no kernel object.
 // The scalar transpose's points are served like every other. Link reference_objects (gpu/meson.build,
@@ -27,8 +27,8 @@
 #include <vector>
 
 #include "gpu/crosscheck/crosscheck.hpp"
-#include "gpu/device_error.hpp"
-#include "gpu/device_run.hpp"
+#include "gpu/runtime/device_error.hpp"
+#include "gpu/kernels/device_run.hpp"
 #include "gpu/reference/reference_launch.hpp"
 #include "gpu/reference/reference_match.hpp"
 

@@ -22,7 +22,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "gpu/device_types.hpp"
+#include "gpu/runtime/device_types.hpp"
 
 namespace tilesim::gpu {
 

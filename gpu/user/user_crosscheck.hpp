@@ -34,9 +34,10 @@
 
 #include "gpu/crosscheck/counters.hpp"
 #include "gpu/crosscheck/source_match.hpp"
-#include "gpu/device_error.hpp"
+#include "gpu/runtime/device_error.hpp"
 #include "gpu/user/gpu_kernel.hpp"
 #include "sim/arch/arch.hpp"
+#include "sim/engine/arch_launch.hpp"
 #include "sim/engine/engine.hpp"
 #include "sim/report/program_report.hpp"
 
@@ -163,7 +164,12 @@ user_report crosscheck(const Program& program, const sim::launch& launch, const 
   if (call.role == detail::call_role::other_call)
     return detail::finish_user_crosscheck(o, buffers, launch, {}, {}, call, nullptr, nullptr, {},
                                           "the counters pass of another crosscheck() call");
-  sim::run_result run = sim::run(launch, buffers.memory(), [&](sim::thread_context& ctx) { program(ctx); });
+  // The simulator runs it under o.arch's guard rules (sm90: a lane's invalid global load is masked, a wave
+  // instruction with no active lane is not issued), as the GPU does, at the caller's wave size.
+  sim::launch on_arch = launch;
+  sim::apply_guard_rules(sim::arch_named(o.arch), on_arch);
+  on_arch.wave_size = launch.wave_size;
+  sim::run_result run = sim::run(on_arch, buffers.memory(), [&](sim::thread_context& ctx) { program(ctx); });
   sim::program_report report = sim::make_program_report(sim::arch_named(o.arch), run);
   const device_launch untimed{launch.grid, launch.block, lds_bytes_of(run), false};
   device_description device;

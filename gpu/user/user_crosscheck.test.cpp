@@ -14,7 +14,7 @@
 
 #include "gpu/user/doctest_crosscheck.hpp"
 #include "gpu/user/user_crosscheck.hpp"
-#include "sim/engine/program.hpp"
+#include "kernel/model/program.hpp"
 
 namespace {
 

@@ -1,9 +1,9 @@
 // tilesim/gpu/user/user_kernel.cuh: the kernel behind TILESIM_DECLARE_GPU_KERNEL (gpu_kernel.hpp), for nvcc.
 //
 // DEFINITION. user_kernel<P>(program, args) runs program(ctx) on every thread of the launch over
-// device_context (gpu/device_context.hpp: the same buffers, LDS and collectives the built-in kernels use; a
+// device_context (gpu/runtime/device_context.hpp: the same buffers, LDS and collectives the built-in kernels use; a
 // timed launch brackets it with clock64()). TILESIM_GPU_KERNEL(P), written once in a .cu file, defines
-// gpu_kernel_of<P>'s launch (gpu/kernel_launch.hpp: buffers in, launch, buffers and cycles back, the kernel's
+// gpu_kernel_of<P>'s launch (gpu/runtime/kernel_launch.hpp: buffers in, launch, buffers and cycles back, the kernel's
 // registers and local bytes), device() and kernel_name() ("user_kernel", Nsight Compute's filter).
 //
 // WORKED EXAMPLE (examples/user_program/column_sums_kernel.cu):
@@ -15,8 +15,8 @@
 // simulator ran (sim::thread_context) is what the GPU runs.
 #pragma once
 
-#include "gpu/device_describe.cuh"
-#include "gpu/kernel_launch.hpp"
+#include "gpu/runtime/device_describe.cuh"
+#include "gpu/runtime/kernel_launch.hpp"
 #include "gpu/user/gpu_kernel.hpp"
 
 namespace tilesim::gpu {

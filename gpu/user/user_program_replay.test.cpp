@@ -1,4 +1,4 @@
-// The user program's GPU recordings replayed on the CPU (gpu/recordings/*-user-program.json, written by
+// The user program's GPU recordings replayed on the CPU (data/recordings/*-user-program.json, written by
 // column-sums-crosscheck --report: tool "tilesim::gpu::crosscheck"). Law: for every recorded point, the column
 // sums program rebuilt from the point (its layout from the name, its inputs from the recorded seed) predicts on
 // the simulator exactly the twelve counters Nsight Compute counted, its output equals the host's column sums,
@@ -22,7 +22,7 @@ using namespace tilesim;
 
 TEST_CASE("user program recordings: Nsight's counters == the simulator's for every recorded point; sums exact") {
   int points = 0;
-  for (const auto& e : std::filesystem::directory_iterator("gpu/recordings")) {
+  for (const auto& e : std::filesystem::directory_iterator("data/recordings")) {
     if (e.path().extension() != ".json") continue;
     std::ifstream f(e.path());
     std::stringstream text;
@@ -80,5 +80,5 @@ TEST_CASE("user program recordings: Nsight's counters == the simulator's for eve
       ++points;
     }
   }
-  CHECK_MESSAGE(points >= 2, "no user-program recording in gpu/recordings/ (column-sums-crosscheck --report writes one)");
+  CHECK_MESSAGE(points >= 2, "no user-program recording in data/recordings/ (column-sums-crosscheck --report writes one)");
 }

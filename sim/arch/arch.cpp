@@ -49,12 +49,6 @@ const arch_table& arch_named(std::string_view name) {
   throw std::invalid_argument("unknown architecture '" + std::string(name) + "' (known: " + arch_names() + ")");
 }
 
-void apply_guard_rules(const arch_table& a, launch& l) {
-  l.wave_size = a.wave_size;
-  l.invalid_global_loads_issue = a.guards.invalid_global_loads_issue;
-  l.empty_instructions_issue = a.guards.empty_instructions_issue;
-}
-
 std::optional<std::string> check_arch_table(const arch_table& a) {
   const std::string who = std::string(a.name) + ": ";
   if (a.wave_size < 1 || a.wave_size > max_wave_size) return who + "wave size must be in [1, 64]";

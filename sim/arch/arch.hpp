@@ -30,7 +30,6 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/engine/launch.hpp"
 #include "sim/wave_access.hpp"
 
 namespace tilesim::sim {
@@ -43,7 +42,7 @@ inline constexpr int max_wave_size = 64;
 // How repeated addresses of one instruction change its cost before the phases are charged.
 enum class lds_merge {
   none,        // each phase pays max over banks of distinct 4-byte words; that is all
-  sm90_pairs,  // sm90 LDS.64/LDS.128 (measured on an H200, sim/calibration/README.md): lanes whose partner
+  sm90_pairs,  // sm90 LDS.64/LDS.128 (measured on an H200, data/calibration/README.md): lanes whose partner
                // lane^1 (or, for the whole group, lane^2) reads the same address are served in pairs;
                // see lds_banks.hpp for how the counted wavefronts and the pipe passes each use it
 };
@@ -53,7 +52,7 @@ enum class lds_empty_phases {
   one_clock_each,     // one clock on top of the passes (assumed on AMD)
   fill_to_phases,     // clocks = max(passes, phases): empty phases only keep the pipe from going faster
                       // (measured on sm90: h200-calibration, e.g. LDS.128 with lanes 0-3 at stride 128 takes
-                      // 4 clocks, lanes 0-11 take 12; sim/calibration/README.md)
+                      // 4 clocks, lanes 0-11 take 12; data/calibration/README.md)
 };
 
 // One LDS instruction class of one architecture.
@@ -97,7 +96,7 @@ struct issue_timing {
   double alu_latency = 4;                  // dependent-issue latency of an arithmetic result
   std::string_view evidence;
   // Integer instructions per LDS access whose address is none of the wave's recent LDS addresses plus a
-  // lane-uniform constant (sim/report/address_arithmetic.hpp); 0: such addresses cost nothing extra.
+  // lane-uniform constant (sim/pricing/address_arithmetic.hpp); 0: such addresses cost nothing extra.
   int address_ops = 0;
   std::string_view address_evidence;
 };
@@ -140,7 +139,7 @@ struct occupancy_limits {
 // How a program's guarded accesses (a lane whose access is invalid: past a tensor's pad, masked by the program)
 // become instructions. The engine records every access with its `valid` flag (lane_access.hpp); these facts say
 // which lanes show an address in the wave instruction and whether an instruction no lane takes part in is issued
-// (launch.hpp copies them: apply_guard_rules).
+// (sim/engine/arch_launch.hpp copies them into a launch: apply_guard_rules).
 struct guard_rules {
   bool invalid_global_loads_issue = true;  // a lane's invalid global load still shows its address (CK's buffer
                                            // load with the result zeroed); false: the lane is masked like a store
@@ -186,10 +185,6 @@ std::string arch_names();
 
 // The first broken invariant of `a` as a sentence, or nothing: check_arch_table(arch_named("sm90")) == {}.
 std::optional<std::string> check_arch_table(const arch_table& a);
-
-// Copies a's guard_rules (and wave size) into a launch: apply_guard_rules(arch_named("sm90"), l) makes l's invalid
-// global loads masked and its empty wave instructions not issued.
-void apply_guard_rules(const arch_table& a, launch& l);
 
 // Helpers the per-arch files build their tables with.
 namespace arch_data {

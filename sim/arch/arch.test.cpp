@@ -5,6 +5,7 @@
 #include <string>
 
 #include "sim/arch/arch.hpp"
+#include "sim/engine/arch_launch.hpp"
 
 using namespace tilesim::sim;
 

@@ -1,6 +1,6 @@
 // tilesim/sim/arch/sm90.cpp: NVIDIA Hopper (H100, H200) shared memory, as data.
 //
-// Sources: R = ../shared/reference/lds-banks-and-swizzles.md (section numbers), H = sim/calibration/
+// Sources: R = ../shared/reference/lds-banks-and-swizzles.md (section numbers), H = data/calibration/
 // (H200 measurements: h200-smem-known.* from the lead's harness, h200-smem-probe.* and the latency from
 // gpu/calibrate/, all on one H200, driver 580.159.04; README.md there says how).
 #include "sim/arch/arch.hpp"
@@ -79,7 +79,7 @@ const arch_table& sm90_table() {
     // mma.sync on Hopper is reported to reach less than wgmma's peak, so this is optimistic (not measured).
     a.issue = {4, {1, 2, 4, 4}, 4, "whitepaper (4 schedulers, 32 FP32 + 16 INT32 lanes each); FFMA latency 4: published "
                              "microbenchmarks, not measured here"};
-    // Address arithmetic (sim/report/address_arithmetic.hpp): an LDS address that is no recent one plus a
+    // Address arithmetic (sim/pricing/address_arithmetic.hpp): an LDS address that is no recent one plus a
     // constant step costs 2 integer instructions, a LOP3 (the XOR) and a LEA (scale and add the base), and the
     // access waits for them. Measured on an H100 (2026-11-25, Nsight smsp__inst_executed.sum under `tilesim-gpu
     // crosscheck --only "gemm fp32 128x128x64"`): the CK-XOR fp32 GEMM executes 48320 warp instructions where the
@@ -90,7 +90,7 @@ const arch_table& sm90_table() {
     a.issue.address_ops = 2;
     a.issue.address_evidence = "measured (H100): CK-XOR fp32 GEMM 175 more instructions per warp than padded (LOP3, LEA)";
 
-    // Global memory, measured on an H100 (sim/calibration/README.md, "H100 global memory"):
+    // Global memory, measured on an H100 (data/calibration/README.md, "H100 global memory"):
     //   first_touch_latency 523: h100-burst.tsv `burst_cold`, buffers allocated and filled from the host before
     //     every launch, as the cross-check's launches are: the load phase (barrier to barrier, as clock64 spans
     //     are taken) minus sectors / 2.26, median over 10 lines with 1 or 8 blocks: 523 (486-555). The same
@@ -119,7 +119,7 @@ const arch_table& sm90_table() {
     //     warp (32 per weight load, 4 per pixel load) at the burst's 2.26 per clock, and the scalar (naive)
     //     convolution, a whole warp per phase, takes the same ~1390 cycles as im2col for the same phase sectors.
     a.global = {523, 39.6, 2.26, 100, 2.6, 1.37, 128, 0, 128,
-                "measured (H100, sim/calibration/h100-burst.tsv, h100-global.tsv and h100-conv-probe.tsv)"};
+                "measured (H100, data/calibration/h100-burst.tsv, h100-global.tsv and h100-conv-probe.tsv)"};
 
     // 132 SMs (H100 SXM5 and H200), 2048 threads, 32 blocks, 228 KiB of shared memory and 64 K 32-bit registers
     // per SM: CUDA C++ Programming Guide, "Compute Capability 9.0" technical specifications; the device query on
@@ -129,11 +129,11 @@ const arch_table& sm90_table() {
     // Guarded accesses: nvcc puts each access of a lane whose element lies past the tensor under a branch (the
     // generated props kernels' PTX: `@%p bra` around every ld.global / st.global of a padded window), so an invalid
     // global load shows no address (no sectors) and a warp none of whose lanes is valid skips the instruction
-    // (Nsight counts no smsp__sass_inst_executed_op_global_ld for it). Measured: gpu/recordings/props-h100.json
+    // (Nsight counts no smsp__sass_inst_executed_op_global_ld for it). Measured: data/recordings/props-h100.json
     // case 41 (fp16, 64x16 tile over a 7x7 tensor): 14 global load / 14 store instructions and 19 load sectors
     // on the GPU, where issuing every invalid load gave 32 / 32 and 352.
     a.guards = {false, false,
-                "measured (H100), gpu/recordings/props-h100.json case 41: invalid global loads and warps with no "
+                "measured (H100), data/recordings/props-h100.json case 41: invalid global loads and warps with no "
                 "valid lane issue nothing"};
     return finish_arch_table(std::move(a));
   }();

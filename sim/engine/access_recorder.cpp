@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <limits>
 
-#include "sim/engine/block_state.hpp"
+#include "sim/engine/internal/block_state.hpp"
 #include "sim/engine/wave_grouper.hpp"
 
 namespace tilesim::sim {

@@ -8,7 +8,7 @@
 // accesses of the interval it closes are grouped into wave instructions (grouping.hpp) and searched for races
 // (races.hpp), then dropped; after the grid, global accesses of different workgroups are searched for races
 // too. run() keeps every workgroup's record (workgroup_runner.hpp runs them); for grids too large for that,
-// simulate() (sim/report/stream_report.hpp) prices each workgroup as it finishes, on every core.
+// simulate() (sim/pricing/stream_report.hpp) prices each workgroup as it finishes, on every core.
 //
 // FAILURES. A program that throws (spec_error, program_usage_error, anything) stops the run: the other
 // threads are unwound and run() throws run_error{program_threw} naming the block and thread, with the

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "sim/engine/engine.hpp"
-#include "sim/engine/program.hpp"
+#include "kernel/model/program.hpp"
 #include "spec/spec.hpp"
 
 using namespace tilesim;

@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
-#include "sim/engine/byte_bitmap.hpp"
+#include "sim/engine/internal/byte_bitmap.hpp"
 
 namespace tilesim::sim {
 

@@ -22,7 +22,7 @@
 
 #include <cstdint>
 
-#include "sim/engine/alu_op.hpp"
+#include "kernel/model/alu_op.hpp"
 #include "sim/wave_access.hpp"
 
 namespace tilesim::sim {

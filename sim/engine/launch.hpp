@@ -42,7 +42,7 @@ struct launch {
   int split_bytes = 16;                           // a lane access wider than this is several instructions
   int max_reports = 1000;                         // listed per diagnostic kind per run; the rest are counted
   bool measure_stack = false;                     // paint stacks and report the deepest use (slower)
-  // Guarded accesses (the arch table's guard_rules; sim/arch apply_guard_rules sets both from a table). Defaults:
+  // Guarded accesses (the arch table's guard_rules; sim/engine/arch_launch.hpp sets both from a table). Defaults:
   // CK's semantics on gfx9, an invalid global load still shows its address and an empty instruction is issued.
   bool invalid_global_loads_issue = true;         // false (sm90): a lane's invalid global load is masked
   bool empty_instructions_issue = true;           // false (sm90): a wave instruction with no active lane is skipped

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "sim/engine/engine.hpp"
-#include "sim/engine/program.hpp"
+#include "kernel/model/program.hpp"
 #include "sim/engine/races.hpp"
 
 using namespace tilesim;

@@ -3,7 +3,7 @@
 
 #include <cstring>
 
-#include "sim/engine/block_state.hpp"
+#include "sim/engine/internal/block_state.hpp"
 
 namespace tilesim::sim {
 

@@ -25,11 +25,11 @@
 #include <type_traits>
 
 #include "sim/engine/access_recorder.hpp"
-#include "sim/engine/alu_op.hpp"
-#include "sim/engine/ldmatrix.hpp"
-#include "sim/engine/mfma.hpp"
-#include "sim/engine/mma.hpp"
-#include "sim/engine/shuffle.hpp"
+#include "kernel/model/alu_op.hpp"
+#include "kernel/model/ldmatrix.hpp"
+#include "kernel/model/mfma.hpp"
+#include "kernel/model/mma.hpp"
+#include "kernel/model/shuffle.hpp"
 #include "sim/engine/recording_buffer.hpp"
 #include "sim/engine/shared_value.hpp"
 #include "sim/engine/type_key.hpp"

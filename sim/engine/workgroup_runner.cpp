@@ -10,8 +10,8 @@
 #include <string>
 #include <tuple>
 
-#include "sim/engine/block_state.hpp"
-#include "sim/engine/byte_bitmap.hpp"
+#include "sim/engine/internal/block_state.hpp"
+#include "sim/engine/internal/byte_bitmap.hpp"
 #include "sim/engine/grouping.hpp"
 #include "sim/engine/wave_grouper.hpp"
 

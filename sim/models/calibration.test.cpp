@@ -1,9 +1,9 @@
 // tilesim/sim/models/calibration.test.cpp: the sm90 LDS model against the H200 calibration, line by line.
 //
-// sim/calibration/h200-calibration.patterns holds hundreds of warp-wide shared-memory accesses written by
-// gpu/calibrate/make_patterns.py (strides, random, clustered, repeated addresses, partial masks, swizzles,
+// data/calibration/h200-calibration.patterns holds hundreds of warp-wide shared-memory accesses written by
+// scripts/calibrate/make_patterns.py (strides, random, clustered, repeated addresses, partial masks, swizzles,
 // 1- to 16-byte loads and stores); h200-calibration.truth.tsv holds what an H200 measured for each
-// (gpu/calibrate/run_calibration.sh; sim/calibration/README.md says how and when). For every pattern:
+// (scripts/calibrate/run_calibration.sh; data/calibration/README.md says how and when). For every pattern:
 //   wavefronts              == lds_cost::wavefronts   (Nsight's per-instruction smsp__sass_* counter)
 //   hw_wavefronts           == lds_cost::passes       (the l1tex__data_pipe_lsu_wavefronts counter)
 //   bank_conflicts          == lds_cost::bank_conflicts
@@ -34,8 +34,8 @@ using namespace tilesim::sim::truth_file;
 
 namespace {
 
-const std::string patterns_path = "sim/calibration/h200-calibration.patterns";
-const std::string truth_path = "sim/calibration/h200-calibration.truth.tsv";
+const std::string patterns_path = "data/calibration/h200-calibration.patterns";
+const std::string truth_path = "data/calibration/h200-calibration.truth.tsv";
 
 // The number in a TSV field; NaN (which fails every comparison, and prints as nan) when it is not one.
 double number(const std::string& field) {
@@ -81,7 +81,7 @@ TEST_CASE("sm90 reproduces every line of the H200 calibration: wavefronts exact,
                   truth_path << " is missing: the " << patterns.size()
                              << " calibration patterns have not been measured yet. Run gpu/calibrate/"
                                 "run_calibration.sh on the device machine (an H100/H200) and copy its "
-                                "$OUT/h200-calibration.truth.tsv there (sim/calibration/README.md)");
+                                "$OUT/h200-calibration.truth.tsv there (data/calibration/README.md)");
   const tsv truth = read_tsv(truth_path);
   const std::size_t wf_col = truth.column("wavefronts"), hw_col = truth.column("hw_wavefronts"),
                     bc_col = truth.column("bank_conflicts"), cyc_col = truth.column("cycles_per_warp_access"),

@@ -8,7 +8,7 @@
 // of the line size gives the same counts). Each active lane touches the bytes [addr, addr + width).
 //   sectors        distinct `sector_bytes` blocks touched (what Nsight Compute counts per instruction in
 //                  l1tex__t_sectors_pipe_lsu_mem_global_op_{ld,st} on sm90: 40 measured lines agree,
-//                  sim/calibration/h200-global-probe.truth.tsv)
+//                  data/calibration/h200-global-probe.truth.tsv)
 //   lines          distinct `line_bytes` blocks touched
 //   bytes          distinct bytes touched (lanes reading the same byte count it once)
 //   ideal_sectors  ceil(bytes / sector_bytes): the fewest sectors that could hold those bytes

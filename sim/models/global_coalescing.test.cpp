@@ -74,8 +74,8 @@ TEST_CASE("overlapping lanes count their bytes once: pairs of lanes on the same 
 }
 
 TEST_CASE("sm90 sectors match all 40 measured lines of l1tex__t_sectors_pipe_lsu_mem_global_op_{ld,st}") {
-  std::ifstream truth("sim/calibration/h200-global-probe.truth.tsv");
-  std::ifstream patterns("sim/calibration/h200-global-probe.patterns");
+  std::ifstream truth("data/calibration/h200-global-probe.truth.tsv");
+  std::ifstream patterns("data/calibration/h200-global-probe.patterns");
   REQUIRE_MESSAGE(truth.good(), "run from the repository root");
   REQUIRE(patterns.good());
   std::map<std::string, int> sectors;

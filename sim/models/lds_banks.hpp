@@ -17,7 +17,7 @@
 //   max_ways    the largest phase cost (N of "N-way"; 1 = conflict-free; 0 = no active lane)
 //
 // REPEATED ADDRESSES ON sm90 (lds_merge::sm90_pairs, 8- and 16-byte loads; measured on an H200, see
-// sim/calibration/README.md). Phases are taken in adjacent pairs (2k, 2k+1), a "group" (16 lanes for
+// data/calibration/README.md). Phases are taken in adjacent pairs (2k, 2k+1), a "group" (16 lanes for
 // LDS.128, the whole warp for LDS.64). The PAIR CONDITION holds for a set of lanes when every active lane
 // whose partner lane^1 is active has the partner's address, or the same with lane^2 for every lane.
 //   counted view (wavefronts, ideal, excess, max_ways): a group that meets the pair condition and whose

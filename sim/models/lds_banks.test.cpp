@@ -1,7 +1,7 @@
 // tilesim/sim/models/lds_banks.test.cpp: the LDS bank model against hardware truth and the reference's laws.
 //
 // Runs with the repository root as working directory (meson's sim test sets it): the calibration files are
-// read from sim/calibration/ (truth_file.test.hpp).
+// read from data/calibration/ (truth_file.test.hpp).
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -41,8 +41,8 @@ using truth_file::read_patterns;
 
 TEST_CASE("sm90 reproduces every line of the H200 truth: wavefronts exactly, cycles within 5 %") {
   const arch_table& sm90 = arch_named("sm90");
-  const auto truth = truth_file::read_tsv("sim/calibration/h200-smem-known.truth.tsv").rows;
-  const auto patterns = read_patterns("sim/calibration/h200-smem-known.patterns", sm90);
+  const auto truth = truth_file::read_tsv("data/calibration/h200-smem-known.truth.tsv").rows;
+  const auto patterns = read_patterns("data/calibration/h200-smem-known.patterns", sm90);
   REQUIRE(patterns.size() == 46);
   REQUIRE(truth.size() == 46);
   int exact = 0;
@@ -70,11 +70,11 @@ TEST_CASE("sm90 reproduces every line of the H200 truth: wavefronts exactly, cyc
 }
 
 TEST_CASE("sm90 reproduces the H200 probe: counted wavefronts, hardware passes and bank conflicts, pipe cycles") {
-  // sim/calibration/README.md: 100 more patterns measured on the same H200 (repeated addresses, partial
+  // data/calibration/README.md: 100 more patterns measured on the same H200 (repeated addresses, partial
   // warps, sub-word widths); cycles from an unrolled loop, where the LDS pipe is the only limit.
   const arch_table& sm90 = arch_named("sm90");
-  const auto truth = truth_file::read_tsv("sim/calibration/h200-smem-probe.truth.tsv").rows;
-  const auto patterns = read_patterns("sim/calibration/h200-smem-probe.patterns", sm90);
+  const auto truth = truth_file::read_tsv("data/calibration/h200-smem-probe.truth.tsv").rows;
+  const auto patterns = read_patterns("data/calibration/h200-smem-probe.patterns", sm90);
   REQUIRE(patterns.size() == 100);
   for (const wave_access& p : patterns) {
     REQUIRE_MESSAGE(truth.count(p.label), p.label << " has no truth line");

@@ -1,11 +1,11 @@
-// tilesim/sim/models/truth_file.test.hpp: reading sim/calibration's hardware truth in doctest tests.
+// tilesim/sim/models/truth_file.test.hpp: reading data/calibration's hardware truth in doctest tests.
 //
 // The truth files are TSVs measured on a GPU (one line per pattern, first column the pattern's NAME) next to
 // the pattern files they measure (`tilesim bank` format). Tests run from the repository root.
 //
-//   const tsv truth = read_tsv("sim/calibration/h200-calibration.truth.tsv");
+//   const tsv truth = read_tsv("data/calibration/h200-calibration.truth.tsv");
 //   const std::size_t wf = truth.column("wavefronts");          // fails the test if there is no such column
-//   for (const wave_access& p : read_patterns("sim/calibration/h200-calibration.patterns", sm90))
+//   for (const wave_access& p : read_patterns("data/calibration/h200-calibration.patterns", sm90))
 //     if (truth.rows.count(p.label)) use(std::stod(truth.rows.at(p.label)[wf]));
 //   pattern_line(p) == "ld_w4_stride_03w 4 load 0 12 24 ... 372"   // paste into `tilesim bank`
 //

@@ -1,6 +1,6 @@
 // tilesim/sim/patterns/pattern_file.hpp: reading the pattern files of `tilesim bank` and `tilesim global`.
 //
-//   std::ifstream in("sim/calibration/h200-smem-known.patterns");
+//   std::ifstream in("data/calibration/h200-smem-known.patterns");
 //   pattern_reader reader(in, arch_named("sm90"), memory_space::lds);
 //   wave_access access;
 //   for (;;) {

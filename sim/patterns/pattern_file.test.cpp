@@ -44,7 +44,7 @@ std::string line_of(const std::string& head, int n, int step) {
 }  // namespace
 
 TEST_CASE("the H200 truth file parses into 46 patterns with names, widths, kinds and 32 offsets") {
-  std::ifstream in("sim/calibration/h200-smem-known.patterns");
+  std::ifstream in("data/calibration/h200-smem-known.patterns");
   REQUIRE_MESSAGE(in.good(), "run from the repository root");
   std::stringstream s;
   s << in.rdbuf();

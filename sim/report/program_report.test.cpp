@@ -1,13 +1,13 @@
-// Laws of program_report.hpp on the copy program (sim/programs/copy.hpp).
+// Laws of program_report.hpp on the copy program (kernel/copy/copy.hpp).
 #include <doctest/doctest.h>
 
 #include <cstdint>
 #include <string>
 
 #include "sim/engine/engine.hpp"
-#include "sim/engine/program.hpp"
-#include "sim/programs/copy_run.hpp"
-#include "sim/programs/lds_sweep.hpp"
+#include "kernel/model/program.hpp"
+#include "sim/runs/copy_run.hpp"
+#include "kernel/lds_sweep/lds_sweep.hpp"
 #include "sim/report/program_report.hpp"
 
 using namespace tilesim;

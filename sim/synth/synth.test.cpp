@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "examples/copy_case.hpp"
-#include "sim/programs/copy_run.hpp"
+#include "sim/runs/copy_run.hpp"
 #include "sim/report/program_report.hpp"
 #include "sim/synth/synth.hpp"
 

@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "sim/patterns/pattern_file.hpp"
-#include "sim/programs/copy.hpp"
+#include "kernel/copy/copy.hpp"
 #include "spec/window/load_store_traits.hpp"
 #include "spec/window/tile_window.hpp"
 

@@ -12,7 +12,7 @@
 //   a built-in name  named_side: warp-raked / thread-raked / block-raked (CK's raked patterns, the copy
 //                    program's write), down-rows (lanes go down a column strip), mfma (the MFMA 32x32x8 A
 //                    operand read, R = 32 rows per lane group, wave 64), mfma16 (R = 16, wave 64),
-//                    ldmatrix (ldmatrix.x4 rows, R = 16, wave 32): sim/programs/copy.hpp's patterns
+//                    ldmatrix (ldmatrix.x4 rows, R = 16, wave 32): kernel/copy/copy.hpp's patterns
 //   a pattern file   side_from_patterns: `tilesim bank`'s format (sim/patterns/pattern_file.hpp) whose byte
 //                    offsets are read as a ROW-MAJOR tile: element = offset / elem_bytes, (row, col) =
 //                    (element / cols, element % cols); WIDTH / elem_bytes is the vector

@@ -24,7 +24,7 @@
 //
 // INVARIANTS: every encoding covers its matrix exactly once (no R: no replicas), its P0 length is the wave
 // size and its d order is the instruction's register order (warp_gemm_encodings.test.cpp checks every lane and
-// d against the tables above and against sim/engine/mma.hpp's position maps).
+// d against the tables above and against kernel/model/mma.hpp's position maps).
 #pragma once
 
 #include "spec/distribution/encoding.hpp"

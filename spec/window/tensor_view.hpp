@@ -17,7 +17,7 @@
 // offset 17, outside the buffer, so it reads 0 (CK would read 0 there too: its buffer range check).
 //
 // COMPILE-TIME WIDTH. load_vector<N>(buffer, offset, out, valid) / store_vector<N> move a vector whose length
-// is a template parameter: a buffer that has a member of that name (the GPU's, gpu/device_context.hpp) picks
+// is a template parameter: a buffer that has a member of that name (the GPU's, gpu/runtime/device_context.hpp) picks
 // its one instruction at compile time and does no per-element work; any other buffer gets load(offset, N, ..).
 // A view over constant<D> (make_tensor_view(constant<D>{}, buffer)) holds fixed_descriptor<D>: no data.
 //

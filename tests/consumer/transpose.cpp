@@ -20,7 +20,7 @@
 
 #include "sim/arch/arch.hpp"
 #include "sim/engine/engine.hpp"
-#include "sim/engine/program.hpp"
+#include "kernel/model/program.hpp"
 #include "sim/report/program_report.hpp"
 #include "spec/spec.hpp"
 

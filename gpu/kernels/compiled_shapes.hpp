@@ -1,0 +1,272 @@
+// tilesim/gpu/kernels/compiled_shapes.hpp: the launch shapes compiled into kernels, one kernel per shape.
+//
+// DEFINITION. A kernel is a program run on constant<shape> (spec/constant.hpp): its parameters, workgroup
+// size, wave size (and the copy's grid) are constants, so every encoding, descriptor and window folds to the
+// arithmetic a hand-written kernel does. These tables list the shapes gpu/kernels/kernels.cu instantiates: entry i
+// of copy_fp16_shapes is the kernel copy_fp16_kernel<i>. The host finds a point's entry by equality
+// (find_shape); the cross-check's simulator side runs the very same instantiation
+// (with_compiled_shape), so what the GPU ran and what the simulator priced are one template instance.
+// The shapes are every point of gpu/crosscheck's catalogue, sm90 (wave 32); a CPU test
+// (gpu/crosscheck/compiled_shapes.test.cpp) fails when a catalogue point has no entry here.
+//
+// WORKED EXAMPLE. The fp16 64x32 v8 ck_xor point (grid 64, 256 threads): find_shape(copy_fp16_shapes,
+// copy_shape{p, 256, 32, 64}) == 2, and copy_fp16_kernel<2> runs copy_tile<uint16_t>(ctx, constant<copy_fp16_shapes[2]>{}).
+//
+// INVARIANTS: no two entries of a table are equal (the lookup is unique); every entry is a valid shape
+// (its encodings and descriptors build at compile time, or the kernels do not compile).
+#pragma once
+
+#include <cstddef>
+
+#include "kernel/copy/copy.hpp"
+#include "kernel/conv/conv_shapes.hpp"
+#include "kernel/morton/morton.hpp"
+#include "kernel/gemm_tile/gemm_tile.hpp"
+#include "kernel/mma_gemm/mma_gemm.hpp"
+#include "kernel/transpose/transpose.hpp"
+
+namespace tilesim::gpu::compiled {
+
+using programs::copy_lds_layout;
+using programs::copy_params;
+using programs::copy_read_order;
+using programs::copy_shape;
+using programs::gemm_lds_layout;
+using programs::gemm_params;
+using programs::gemm_shape;
+
+inline constexpr index_t sm90_wave = 32;
+
+// The builders below serve both targets: the sm90 tables here pass sm90_wave, gpu/kernels/amd/amd_shapes.hpp its wave 64.
+
+// The built-in copy points: rows x cols, `vector` elements, lanes_down_rows read, grid 64.
+constexpr copy_shape builtin_copy(index_t rows, index_t cols, index_t vector, copy_lds_layout layout,
+                                  index_t wave = sm90_wave) {
+  copy_params p;
+  p.rows = rows;
+  p.cols = cols;
+  p.vector = vector;
+  p.layout = layout;
+  p.read = copy_read_order::lanes_down_rows;
+  return {p, 256, wave, 64};
+}
+
+// examples/lds_index_swap's cases: CK's 128 x 32 fp16 A tile read as the operand with R rows per lane group
+// (ldmatrix on sm90: R = 16; MFMA on gfx9: R = 32), one workgroup.
+constexpr copy_shape lds_index_swap_tile(copy_lds_layout layout, ck_lds_order order, index_t lane_rows = 16,
+                                         index_t wave = sm90_wave,
+                                         copy_read_order read = copy_read_order::gemm_operand) {
+  copy_params p;
+  p.rows = 128;
+  p.cols = 32;
+  p.vector = 8;
+  p.layout = layout;
+  p.read = read;
+  p.lane_rows = lane_rows;
+  p.ck_order = order;
+  return {p, 256, wave, 1};
+}
+
+// examples/cute_swizzle's cases: 128 x width fp16 read as the operand (R as above), element Swizzle<bits, 3, 3>
+// (bits < 0: row-major).
+constexpr copy_shape cute_swizzle_tile(index_t width, int bits, index_t lane_rows = 16, index_t wave = sm90_wave) {
+  copy_params p;
+  p.rows = 128;
+  p.cols = width;
+  p.vector = 8;
+  p.read = copy_read_order::gemm_operand;
+  p.lane_rows = lane_rows;
+  p.layout = bits < 0 ? copy_lds_layout::row_major : copy_lds_layout::cute_swizzle;
+  if (bits >= 0) {
+    p.swizzle_bits = bits;
+    p.swizzle_base = 3;
+    p.swizzle_shift = 3;
+  }
+  return {p, 256, wave, 1};
+}
+
+// examples/synthesized's sm90 cases: rows x cols fp16, vector 8, lanes_down_rows, Swizzle<b, m, s> or row-major, grid 1.
+constexpr copy_shape synthesized_tile(index_t rows, index_t cols, copy_lds_layout layout, int b = -1, int m = -1,
+                                      int s = -1, index_t wave = sm90_wave) {
+  copy_params p;
+  p.rows = rows;
+  p.cols = cols;
+  p.vector = 8;
+  p.read = copy_read_order::lanes_down_rows;
+  p.layout = layout;
+  p.swizzle_bits = b;
+  p.swizzle_base = m;
+  p.swizzle_shift = s;
+  return {p, 256, wave, 1};
+}
+
+inline constexpr copy_shape copy_fp16_shapes[] = {
+    builtin_copy(64, 32, 8, copy_lds_layout::row_major),
+    builtin_copy(64, 32, 8, copy_lds_layout::padded),
+    builtin_copy(64, 32, 8, copy_lds_layout::ck_xor),
+    builtin_copy(64, 32, 8, copy_lds_layout::cute_swizzle),
+    builtin_copy(64, 64, 8, copy_lds_layout::row_major),
+    builtin_copy(64, 64, 8, copy_lds_layout::ck_xor),
+    builtin_copy(64, 64, 8, copy_lds_layout::cute_swizzle),
+    lds_index_swap_tile(copy_lds_layout::row_major, ck_lds_order::l_k0_2025),
+    lds_index_swap_tile(copy_lds_layout::padded, ck_lds_order::l_k0_2025),
+    lds_index_swap_tile(copy_lds_layout::ck_xor, ck_lds_order::k0_l_2024),
+    lds_index_swap_tile(copy_lds_layout::ck_xor, ck_lds_order::l_k0_2025),
+    cute_swizzle_tile(64, -1),
+    cute_swizzle_tile(64, 1),
+    cute_swizzle_tile(64, 2),
+    cute_swizzle_tile(64, 3),
+    cute_swizzle_tile(16, -1),
+    cute_swizzle_tile(16, 1),
+    cute_swizzle_tile(32, 2),  // (its row-major 8x32 baseline is lds-index-swap's row-major shape, above)
+    // examples/synthesized's sm90 cases: lanes_down_rows reads, one workgroup (B < 0: the copy program derives it)
+    synthesized_tile(64, 32, copy_lds_layout::cute_swizzle, -1, -1, -1),
+    synthesized_tile(64, 32, copy_lds_layout::cute_swizzle, 2, 3, 3),
+    synthesized_tile(128, 64, copy_lds_layout::row_major),
+    synthesized_tile(128, 64, copy_lds_layout::cute_swizzle, 2, 4, 2),
+    synthesized_tile(64, 128, copy_lds_layout::row_major),
+    synthesized_tile(64, 128, copy_lds_layout::cute_swizzle, 1, 5, 2),
+    // examples/lds_index_swap's sm90 cases read through ldmatrix.x4 itself
+    lds_index_swap_tile(copy_lds_layout::row_major, ck_lds_order::l_k0_2025, 16, sm90_wave, copy_read_order::ldmatrix_operand),
+    lds_index_swap_tile(copy_lds_layout::padded, ck_lds_order::l_k0_2025, 16, sm90_wave, copy_read_order::ldmatrix_operand),
+    lds_index_swap_tile(copy_lds_layout::ck_xor, ck_lds_order::k0_l_2024, 16, sm90_wave, copy_read_order::ldmatrix_operand),
+    lds_index_swap_tile(copy_lds_layout::ck_xor, ck_lds_order::l_k0_2025, 16, sm90_wave, copy_read_order::ldmatrix_operand),
+};
+
+inline constexpr copy_shape copy_fp32_shapes[] = {
+    builtin_copy(64, 32, 4, copy_lds_layout::row_major),
+    builtin_copy(64, 32, 4, copy_lds_layout::padded),
+    builtin_copy(64, 32, 4, copy_lds_layout::ck_xor),
+};
+
+// The LDS sweep's tiles (kernel/lds_sweep/lds_sweep.hpp; the iteration count stays a run-time argument): 32 x 32
+// u32, vector 4, lanes_down_rows, grid 8, in each LDS layout.
+constexpr copy_shape sweep_tile(copy_lds_layout layout, index_t wave = sm90_wave) {
+  copy_params p;
+  p.rows = 32;
+  p.cols = 32;
+  p.vector = 4;
+  p.layout = layout;
+  p.read = copy_read_order::lanes_down_rows;
+  return {p, 256, wave, 8};
+}
+
+inline constexpr copy_shape lds_sweep_shapes[] = {
+    sweep_tile(copy_lds_layout::row_major),
+    sweep_tile(copy_lds_layout::padded),
+    sweep_tile(copy_lds_layout::ck_xor),
+    sweep_tile(copy_lds_layout::cute_swizzle),
+};
+
+// The built-in GEMM points: mn x mn x k with the default 64 x 64 x 32 block tile, 256 threads.
+constexpr gemm_shape builtin_gemm(index_t mn, index_t k, gemm_lds_layout layout, index_t wave = sm90_wave) {
+  gemm_params p;
+  p.m = p.n = mn;
+  p.k = k;
+  p.layout = layout;
+  return {p, 256, wave};
+}
+
+// examples/gemm's cases: 64 x 64 x 64 in 32 x 32 x 8 block tiles, 64 threads per block (two warps on sm90,
+// one wave on gfx9).
+constexpr gemm_shape gemm_example(gemm_lds_layout layout, index_t wave = sm90_wave) {
+  gemm_params p;
+  p.m = p.n = p.k = 64;
+  p.m_per_block = p.n_per_block = 32;
+  p.k_per_block = 8;
+  p.vector = 4;
+  p.m_warps = 1;
+  p.layout = layout;
+  return {p, 64, wave};
+}
+
+inline constexpr gemm_shape gemm_shapes[] = {
+    builtin_gemm(128, 64, gemm_lds_layout::row_major),
+    builtin_gemm(128, 64, gemm_lds_layout::padded),
+    builtin_gemm(128, 64, gemm_lds_layout::ck_xor),
+    builtin_gemm(256, 128, gemm_lds_layout::row_major),
+    builtin_gemm(256, 128, gemm_lds_layout::ck_xor),
+    gemm_example(gemm_lds_layout::row_major),
+    gemm_example(gemm_lds_layout::padded),
+    gemm_example(gemm_lds_layout::ck_xor),
+};
+
+// examples/gemm's matrix-core cases (kernel/mma_gemm/mma_gemm.hpp): 256 x 256 x 256 fp16 in 128 x 128 x 32 block tiles,
+// 256 threads, each LDS layout.
+constexpr programs::mma_gemm_shape mma_gemm_example(gemm_lds_layout layout, ck_lds_order order = ck_lds_order::l_k0_2025) {
+  programs::mma_gemm_params p;
+  p.m = p.n = p.k = 256;
+  p.layout = layout;
+  p.ck_order = order;
+  return {p, 256, sm90_wave};
+}
+
+inline constexpr programs::mma_gemm_shape mma_gemm_shapes[] = {
+    mma_gemm_example(gemm_lds_layout::row_major),
+    mma_gemm_example(gemm_lds_layout::padded),
+    mma_gemm_example(gemm_lds_layout::ck_xor, ck_lds_order::k0_l_2024),
+    mma_gemm_example(gemm_lds_layout::ck_xor),
+};
+
+// The scalar transpose (kernel/transpose/transpose.hpp): n x n fp32, n = 64, 256, 1024, 256 threads.
+inline constexpr programs::transpose_shape transpose_shapes[] = {
+    {{.n = 64}, 256, sm90_wave},
+    {{.n = 256}, 256, sm90_wave},
+    {{.n = 1024}, 256, sm90_wave},
+};
+
+// examples/morton's sm90 cases: 64 x 64 fp32, T = 8, 8x4 footprints, grid 8, 256 threads.
+inline constexpr examples::morton_shape morton_shapes[] = {
+    {{.layout = examples::texel_layout::row_major, .staging = examples::texel_staging::direct}, 256, sm90_wave, 8},
+    {{.layout = examples::texel_layout::morton_transforms, .staging = examples::texel_staging::direct}, 256, sm90_wave, 8},
+    {{.layout = examples::texel_layout::morton_bits, .staging = examples::texel_staging::direct}, 256, sm90_wave, 8},
+    {{.layout = examples::texel_layout::morton_transforms, .staging = examples::texel_staging::lds_morton}, 256, sm90_wave, 8},
+};
+
+// examples/conv's sm90 cases (kernel/conv/conv_shapes.hpp): the 6x6 3x3 image and NHWC 2x8x8x4 -> 8, each
+// in every mode.
+inline constexpr examples::conv_shape conv_shapes[] = {
+    examples::conv_example_shape(examples::conv_problem::six_by_six, examples::conv_mode::naive, sm90_wave),
+    examples::conv_example_shape(examples::conv_problem::six_by_six, examples::conv_mode::sliding, sm90_wave),
+    examples::conv_example_shape(examples::conv_problem::six_by_six, examples::conv_mode::im2col, sm90_wave),
+    examples::conv_example_shape(examples::conv_problem::nhwc, examples::conv_mode::naive, sm90_wave),
+    examples::conv_example_shape(examples::conv_problem::nhwc, examples::conv_mode::sliding, sm90_wave),
+    examples::conv_example_shape(examples::conv_problem::nhwc, examples::conv_mode::im2col, sm90_wave),
+};
+
+// The index of `shape` in `table`, or -1: find_shape(copy_fp32_shapes, builtin_copy(64, 32, 4, padded)) == 1.
+template <class Shape, std::size_t N>
+constexpr int find_shape(const Shape (&table)[N], const Shape& shape) {
+  for (std::size_t i = 0; i < N; ++i)
+    if (table[i] == shape) return static_cast<int>(i);
+  return -1;
+}
+
+// Calls f.template operator()<I>() with I = find_shape(table, shape); false (f not called) when absent.
+// with_compiled_shape<copy_fp16_shapes>(s, [&]<int I>() { copy_tile<uint16_t>(ctx, constant<copy_fp16_shapes[I]>{}); }).
+template <const auto& Table, class Shape, class F>
+bool with_compiled_shape(const Shape& shape, F&& f) {
+  constexpr int n = static_cast<int>(sizeof(Table) / sizeof(Table[0]));
+  const int at = find_shape(Table, shape);
+  bool called = false;
+  [&]<int... I>(std::integer_sequence<int, I...>) {
+    ((at == I ? (f.template operator()<I>(), called = true) : false), ...);
+  }(std::make_integer_sequence<int, n>{});
+  return called;
+}
+
+// Entries equal to an earlier one (0 for every table here; compiled_shapes.test.cpp checks).
+template <class Shape, std::size_t N>
+constexpr int duplicate_shapes(const Shape (&table)[N]) {
+  int d = 0;
+  for (std::size_t i = 0; i < N; ++i)
+    if (find_shape(table, table[i]) != static_cast<int>(i)) ++d;
+  return d;
+}
+static_assert(duplicate_shapes(copy_fp16_shapes) == 0 && duplicate_shapes(copy_fp32_shapes) == 0 &&
+              duplicate_shapes(lds_sweep_shapes) == 0 && duplicate_shapes(gemm_shapes) == 0 &&
+              duplicate_shapes(morton_shapes) == 0 && duplicate_shapes(conv_shapes) == 0 &&
+              duplicate_shapes(transpose_shapes) == 0 && duplicate_shapes(mma_gemm_shapes) == 0,
+              "compiled shapes: an entry appears twice");
+
+}  // namespace tilesim::gpu::compiled

@@ -1,0 +1,39 @@
+// tilesim/gpu/rtc_props/props_generators.hpp: RapidCheck generators of whole tile programs (props_case).
+//
+// DEFINITION. gen_props_case() draws a props_case valid by construction (props_case.hpp's check, spec/rules.hpp):
+//   element size 2, 4 or 8 bytes; 1, 2, 4 or 8 warps of 32 lanes (64 for AMD); an LDS layout family, then its parameters;
+//   the writer: each of the 5 lane bits and the warp bits goes to the rows or the columns, one Y component per
+//   dim (any length where the layout allows: 3, 5, 6 rows ...) and the vector (1 .. 16 bytes) innermost; the
+//   H components of each dim, the P components and the Ys in random orders (raked and blocked patterns alike);
+//   the reader: the same tile re-split at random, its own vector, thread bits that may go to R (replication);
+//   a grid of 1-4 workgroups over a tensor the windows reach past (right pads in both dims) or fit exactly.
+// Layout parameters: padded by any multiple of the widest vector (so 16-byte accesses stay aligned); CK's XOR
+// preshuffle with any MPerBlock (3, 5, 6 x ... rows too), a power-of-two KPerBlock, KPack any power of two dividing
+// it, MLdsLayer derived or 1/2/4/8 (1 where that does not divide MPerBlock), 32 or 64 banks, both orders; CuTe
+// Swizzle<B, M, S> with any B, M, S with S >= B whose block divides the tile; Morton (power-of-two tiles).
+// Every choice is a RapidCheck pick, so a case shrinks toward fp32... smaller tiles, fewer warps, row-major.
+//
+// WORKED EXAMPLE. gen_props_case()(rc::Random(7), 30).value() is one case; check_props_case(it) is "".
+//
+// INVARIANTS: every generated case passes check_props_case (props_generators.test.cpp draws 300).
+#pragma once
+
+#include <rapidcheck.h>
+
+#include <string>
+
+#include "gpu/rtc_props/props_case.hpp"
+
+namespace tilesim::gpu::props {
+
+// A random valid case for waves of `wave` lanes (32: the GPU run; 64: the AMD compile check); `fault` is copied
+// into it (test-only device fault, props_case.hpp).
+rc::Gen<props_case> gen_props_case(int fault = 0, index_t wave = 32);
+
+// "" when c is valid (every rule of props_case.hpp), else the first broken rule in words.
+std::string check_props_case(const props_case& c);
+
+// The i-th case of a run with this seed, with its shrink tree (RapidCheck size grows with i up to 100).
+rc::Shrinkable<props_case> generate_case(std::uint64_t seed, int index, int fault = 0, index_t wave = 32);
+
+}  // namespace tilesim::gpu::props

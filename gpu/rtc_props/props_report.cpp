@@ -1,0 +1,94 @@
+// tilesim/gpu/rtc_props/props_report.cpp: case records as JSON, and the replay of a recording (props_report.hpp).
+#include "gpu/rtc_props/props_report.hpp"
+
+#include <cmath>
+
+#include "gpu/rtc_props/props_json.hpp"
+#include "gpu/rtc_props/props_sim.hpp"
+
+namespace tilesim::gpu::props {
+
+json_value measured_json(const counters& c) {
+  const json_value all = to_json(c);
+  json_value out = json_value::object{};
+  for (std::size_t i = 0; i < measured_fields; ++i) out.set(all.members()[i].first, all.members()[i].second);
+  return out;
+}
+
+json_value to_json(const case_record& r) {
+  json_value v;
+  v.set("index", r.index);
+  v.set("kernel", r.kernel);
+  v.set("case", to_json(r.device_case));
+  v.set("input_seed", exact_u64(r.input_seed));
+  v.set("results_equal", r.results_equal());
+  const auto ce = r.counters_equal();
+  v.set("counters_equal", ce ? json_value(*ce) : json_value());
+  v.set("error", r.error.empty() ? json_value() : json_value(r.error));
+  json_value compile;
+  compile.set("seconds", r.compile.seconds);
+  compile.set("cached", r.compile.cached);
+  compile.set("stack_bytes", r.compile.stack_bytes);
+  compile.set("spill_store_bytes", r.compile.spill_store_bytes);
+  compile.set("spill_load_bytes", r.compile.spill_load_bytes);
+  compile.set("registers", r.compile.registers);
+  v.set("compile", compile);
+  json_value sim;
+  sim.set("counters", to_json(r.simulated));
+  sim.set("cycles_per_workgroup", r.sim_cycles);
+  sim.set("lds_bytes", static_cast<long long>(r.lds_bytes));
+  sim.set("output_equals_input", r.sim_output_ok);
+  sim.set("clean", r.sim_clean);
+  sim.set("stores_per_element_ok", r.stores_ok);
+  sim.set("note", r.sim_note.empty() ? json_value() : json_value(r.sim_note));
+  v.set("simulator", sim);
+  json_value gpu;
+  gpu.set("ran", r.gpu_ran);
+  gpu.set("output_equals_input", r.gpu_output_ok);
+  gpu.set("first_mismatch", r.gpu_mismatch.empty() ? json_value() : json_value(r.gpu_mismatch));
+  gpu.set("counters", r.measured ? measured_json(*r.measured) : json_value());
+  gpu.set("cycles_per_block_median", r.gpu_cycles_median);
+  gpu.set("cycles_per_block_min", r.gpu_cycles_min);
+  gpu.set("cycles_per_block_max", r.gpu_cycles_max);
+  gpu.set("registers", r.registers);
+  gpu.set("local_bytes_per_thread", r.local_bytes);
+  v.set("gpu", gpu);
+  return v;
+}
+
+replay_result replay_recording(const json_value& report) {
+  replay_result out;
+  if (!report.get("tool") || report["tool"].string() != "tilesim-gpu props")
+    throw json_error("not a tilesim-gpu props report (\"tool\" is not \"tilesim-gpu props\")");
+  for (const json_value& row : report["cases"].elements()) {
+    ++out.cases;
+    props_case c = case_from_json(row["case"]);
+    c.fault = 0;  // the simulator side never runs the device fault
+    const case_inputs in = make_case_inputs(c, read_u64(row["input_seed"], "input_seed"));
+    const case_simulation s = simulate_case(c, in);
+    const int index = static_cast<int>(row["index"].number());
+    const std::string who = "case " + std::to_string(index);
+    const json_value now = to_json(s.predicted);
+    const json_value* gpu = row.get("gpu");
+    if (gpu != nullptr && !gpu->is_null() && gpu->get("cycles_per_block_median") &&
+        (*gpu)["cycles_per_block_median"].number() > 0) {
+      const double measured = (*gpu)["cycles_per_block_median"].number();
+      out.cycle_errors.push_back(std::fabs(s.cycles_per_workgroup - measured) / measured);
+    }
+    if (gpu == nullptr || gpu->is_null() || !gpu->get("counters") || (*gpu)["counters"].is_null()) continue;
+    ++out.measured;
+    const json_value& recorded = (*gpu)["counters"];
+    bool differs = false;
+    for (const auto& [key, value] : now.members())
+      if (recorded.get(key) && recorded[key] != value) {
+        differs = true;
+        out.mismatches.push_back(who + ": " + key + " recorded (gpu) " +
+                                 std::to_string(static_cast<long long>(recorded[key].number())) + ", simulated " +
+                                 std::to_string(static_cast<long long>(value.number())));
+      }
+    if (differs) out.differing.push_back(index);
+  }
+  return out;
+}
+
+}  // namespace tilesim::gpu::props

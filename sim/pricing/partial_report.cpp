@@ -1,0 +1,314 @@
+// tilesim/sim/pricing/partial_report.cpp: report parts written and read exactly; slices checked and merged.
+#include "sim/pricing/partial_report.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+#include <tuple>
+
+#include "sim/report/json_reader.hpp"
+
+namespace tilesim::sim {
+
+namespace {
+
+// 17 significant digits: strtod gives the same double back.
+std::string exact_double(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+std::string q(const std::string& s) { return json_quote(s); }
+std::string n(long long v) { return std::to_string(v); }
+const char* space_word(memory_space s) { return s == memory_space::lds ? "lds" : "global"; }
+const char* kind_word(access_kind k) { return k == access_kind::load ? "load" : "store"; }
+
+memory_space space_of(const json_value& v) {
+  if (v.text() == "lds") return memory_space::lds;
+  if (v.text() == "global") return memory_space::global;
+  throw std::invalid_argument("'space': expected lds or global, found '" + v.text() + "'");
+}
+access_kind kind_of(const json_value& v) {
+  if (v.text() == "load") return access_kind::load;
+  if (v.text() == "store") return access_kind::store;
+  throw std::invalid_argument("'kind': expected load or store, found '" + v.text() + "'");
+}
+
+std::string row_json(const std::string& key, const part_row& r) {
+  return "{\"key\": " + q(key) + ", \"label\": " + q(r.label) + ", \"barrier\": " + (r.barrier ? "true" : "false") +
+         ", \"kind\": \"" + kind_word(r.kind) + "\", \"space\": \"" + space_word(r.space) + "\", \"width\": " + n(r.width) +
+         ", \"matrix_load\": " + (r.matrix_load ? "true" : "false") + ", \"interval\": " + n(r.interval) +
+         ", \"position\": " + n(r.position) + ", \"first\": [" + n(r.first.first) + ", " + n(r.first.second) +
+         "], \"instances\": " + n(r.instances) + ", \"wavefronts\": " + n(r.wavefronts) + ", \"ideal\": " + n(r.ideal) +
+         ", \"excess\": " + n(r.excess) + ", \"sectors\": " + n(r.sectors) + ", \"ideal_sectors\": " + n(r.ideal_sectors) +
+         ", \"l1_hit_sectors\": " + n(r.l1_hit_sectors) + ", \"max_ways\": " + n(r.max_ways) + ", \"alu\": [" +
+         n(r.alu.fma) + ", " + n(r.alu.integer) + ", " + n(r.alu.shuffle) + ", " + n(r.alu.matrix) + "], \"issue\": " +
+         q(r.issue.text()) + ", \"lds\": " + q(r.lds.text()) + ", \"global\": " + q(r.global.text()) + ", \"wait\": " +
+         q(r.wait.text()) + "}";
+}
+
+part_row row_of(const json_value& v) {
+  part_row r;
+  r.label = v.at("label").text();
+  r.barrier = v.at("barrier").boolean();
+  r.kind = kind_of(v.at("kind"));
+  r.space = space_of(v.at("space"));
+  r.width = static_cast<int>(v.at("width").integer());
+  r.matrix_load = v.at("matrix_load").boolean();
+  r.interval = static_cast<int>(v.at("interval").integer());
+  r.position = static_cast<int>(v.at("position").integer());
+  const auto& first = v.at("first").items();
+  if (first.size() != 2) throw std::invalid_argument("'first': expected [set, order]");
+  r.first = {first[0].integer(), first[1].integer()};
+  r.instances = v.at("instances").integer();
+  r.wavefronts = v.at("wavefronts").integer();
+  r.ideal = v.at("ideal").integer();
+  r.excess = v.at("excess").integer();
+  r.sectors = v.at("sectors").integer();
+  r.ideal_sectors = v.at("ideal_sectors").integer();
+  r.l1_hit_sectors = v.at("l1_hit_sectors").integer();
+  r.max_ways = static_cast<int>(v.at("max_ways").integer());
+  const auto& alu = v.at("alu").items();
+  if (alu.size() != alu_op_count) throw std::invalid_argument("'alu': expected " + std::to_string(alu_op_count) + " counts");
+  for (int op = 0; op < alu_op_count; ++op) r.alu[op] = static_cast<std::uint32_t>(alu[static_cast<std::size_t>(op)].integer());
+  r.issue = exact_sum::parse(v.at("issue").text());
+  r.lds = exact_sum::parse(v.at("lds").text());
+  r.global = exact_sum::parse(v.at("global").text());
+  r.wait = exact_sum::parse(v.at("wait").text());
+  return r;
+}
+
+std::string counts_json(const diagnostic_counts& f) {
+  return "[" + n(static_cast<long long>(f.races)) + ", " + n(static_cast<long long>(f.bounds_errors)) + ", " +
+         n(static_cast<long long>(f.misaligned)) + ", " + n(static_cast<long long>(f.ambiguities)) + ", " +
+         n(static_cast<long long>(f.divergences)) + ", " + n(static_cast<long long>(f.barrier_mismatches)) + "]";
+}
+
+diagnostic_counts counts_of(const json_value& v) {
+  const auto& c = v.items();
+  if (c.size() != 6) throw std::invalid_argument("'found': expected 6 counts");
+  auto at = [&](int i) { return static_cast<std::size_t>(c[static_cast<std::size_t>(i)].integer()); };
+  return {at(0), at(1), at(2), at(3), at(4), at(5)};
+}
+
+bool same_plan(const residency& a, const residency& b) {
+  return a.workgroups == b.workgroups && a.processors == b.processors && a.limit == b.limit;
+}
+
+}  // namespace
+
+partial_report make_partial(const arch_table& arch, const launch& config, int registers, const simulation& s,
+                            std::map<std::string, std::string> meta) {
+  partial_report p;
+  p.meta = std::move(meta);
+  p.arch = std::string(arch.name);
+  p.grid = config.grid;
+  p.block = config.block;
+  p.max_reports = config.max_reports;
+  p.registers = registers;
+  p.max_lds_bytes = s.max_lds_bytes;
+  p.res = s.res;
+  p.total_sets = s.total_sets;
+  for (long long k : s.set_indices) {
+    if (!p.sets.empty() && p.sets.back().second == k) ++p.sets.back().second;
+    else p.sets.emplace_back(k, k + 1);
+  }
+  p.part = s.part;
+  p.touches = s.touches;
+  for (const race& r : s.grid_races) p.grid_races.push_back(describe(r));
+  return p;
+}
+
+std::string to_json(const partial_report& p) {
+  const report_part& r = p.part;
+  std::string s = "{\n  \"schema\": " + q(partial_schema) + ",\n  \"meta\": {";
+  bool first = true;
+  for (const auto& [k, v] : p.meta) {
+    s += std::string(first ? "" : ", ") + q(k) + ": " + q(v);
+    first = false;
+  }
+  s += "},\n  \"arch\": " + q(p.arch) + ", \"grid\": " + n(p.grid) + ", \"block\": " + n(p.block) + ", \"max_reports\": " +
+       n(p.max_reports) + ", \"registers\": " + n(p.registers) + ", \"max_lds_bytes\": " +
+       n(static_cast<long long>(p.max_lds_bytes)) + ",\n  \"residency\": {\"workgroups\": " + n(p.res.workgroups) +
+       ", \"processors\": " + n(p.res.processors) + ", \"limit\": " + q(p.res.limit) + "},\n  \"total_sets\": " +
+       n(p.total_sets) + ", \"sets\": [";
+  for (std::size_t k = 0; k < p.sets.size(); ++k) s += (k ? ", [" : "[") + n(p.sets[k].first) + ", " + n(p.sets[k].second) + "]";
+  s += "],\n  \"workgroups\": " + n(r.workgroups) + ", \"waves_per_workgroup\": " + n(r.waves_per_workgroup) +
+       ",\n  \"workgroup_cycles\": [";
+  for (std::size_t k = 0; k < r.workgroup_cycles.size(); ++k) s += (k ? ", " : "") + exact_double(r.workgroup_cycles[k]);
+  s += "],\n  \"slowest\": {\"cycles\": " + exact_double(r.slowest_cycles) + ", \"set\": " + n(r.slowest_set) +
+       ", \"issue\": " + exact_double(r.issue_busy) + ", \"lds\": " + exact_double(r.lds_busy) + ", \"global_load\": " +
+       exact_double(r.global_load_busy) + ", \"global_store\": " + exact_double(r.global_store_busy) + "},\n  \"worst\": ";
+  if (r.worst_excess < 0) {
+    s += "null";
+  } else {
+    s += "{\"excess\": " + n(r.worst_excess) + ", \"at\": [" + n(r.worst_at.first) + ", " + n(r.worst_at.second) +
+         "], \"label\": " + q(r.worst_lds.label) + ", \"kind\": \"" + kind_word(r.worst_lds.kind) + "\", \"space\": \"" +
+         space_word(r.worst_lds.space) + "\", \"width\": " + n(r.worst_lds.width) + ", \"address\": [";
+    for (std::size_t k = 0; k < r.worst_lds.address.size(); ++k)
+      s += (k ? ", " : "") + (r.worst_lds.address[k] == no_address ? std::string("-1") : std::to_string(r.worst_lds.address[k]));
+    s += "]}";
+  }
+  s += ",\n  \"rows\": [";
+  first = true;
+  for (const auto& [key, row] : r.rows) {
+    s += std::string(first ? "\n    " : ",\n    ") + row_json(key, row);
+    first = false;
+  }
+  s += "],\n  \"findings\": [";
+  first = true;
+  for (const auto& [block, lists] : r.findings)
+    for (int k = 0; k < finding_kinds; ++k)
+      for (const std::string& f : lists[static_cast<std::size_t>(k)]) {
+        s += std::string(first ? "\n    " : ",\n    ") + "{\"block\": " + n(block) + ", \"kind\": " + n(k) + ", \"text\": " + q(f) + "}";
+        first = false;
+      }
+  s += "],\n  \"found\": " + counts_json(r.found) + ",\n  \"grid_races\": [";
+  for (std::size_t k = 0; k < p.grid_races.size(); ++k) s += (k ? ", " : "") + q(p.grid_races[k]);
+  s += "],\n  \"touches\": " + q(p.touches.text()) + "\n}\n";
+  return s;
+}
+
+partial_report parse_partial(const std::string& text) {
+  const json_value v = parse_json(text);
+  if (v.kind() != json_value::type::object) throw std::invalid_argument("a partial report is one JSON object");
+  if (!v.has("schema") || v.at("schema").text() != partial_schema)
+    throw std::invalid_argument(std::string("not a partial report: 'schema' must be \"") + partial_schema + "\"");
+  partial_report p;
+  for (const auto& [key, value] : v.at("meta").members()) p.meta[key] = value.text();
+  p.arch = v.at("arch").text();
+  p.grid = static_cast<int>(v.at("grid").integer());
+  p.block = static_cast<int>(v.at("block").integer());
+  p.max_reports = static_cast<int>(v.at("max_reports").integer());
+  p.registers = static_cast<int>(v.at("registers").integer());
+  p.max_lds_bytes = static_cast<std::size_t>(v.at("max_lds_bytes").integer());
+  const json_value& res = v.at("residency");
+  p.res = {static_cast<int>(res.at("workgroups").integer()), static_cast<int>(res.at("processors").integer()),
+           res.at("limit").text()};
+  p.total_sets = v.at("total_sets").integer();
+  for (const json_value& range : v.at("sets").items()) {
+    const auto& ab = range.items();
+    if (ab.size() != 2 || ab[0].integer() >= ab[1].integer()) throw std::invalid_argument("'sets': expected [first, last) ranges");
+    p.sets.emplace_back(ab[0].integer(), ab[1].integer());
+  }
+  report_part& r = p.part;
+  r.workgroups = static_cast<int>(v.at("workgroups").integer());
+  r.waves_per_workgroup = static_cast<int>(v.at("waves_per_workgroup").integer());
+  for (const json_value& c : v.at("workgroup_cycles").items()) r.workgroup_cycles.push_back(c.number());
+  const json_value& slow = v.at("slowest");
+  r.slowest_cycles = slow.at("cycles").number();
+  r.slowest_set = slow.at("set").integer();
+  r.issue_busy = slow.at("issue").number();
+  r.lds_busy = slow.at("lds").number();
+  r.global_load_busy = slow.at("global_load").number();
+  r.global_store_busy = slow.at("global_store").number();
+  const json_value& worst = v.at("worst");
+  if (!worst.is_null()) {
+    r.worst_excess = worst.at("excess").integer();
+    const auto& at = worst.at("at").items();
+    if (at.size() != 2) throw std::invalid_argument("'at': expected [set, order]");
+    r.worst_at = {at[0].integer(), at[1].integer()};
+    r.worst_lds.label = worst.at("label").text();
+    r.worst_lds.kind = kind_of(worst.at("kind"));
+    r.worst_lds.space = space_of(worst.at("space"));
+    r.worst_lds.width = static_cast<int>(worst.at("width").integer());
+    for (const json_value& a : worst.at("address").items())
+      r.worst_lds.address.push_back(a.integer() < 0 ? no_address : static_cast<address_t>(a.integer()));
+  }
+  for (const json_value& row : v.at("rows").items()) r.rows[row.at("key").text()] = row_of(row);
+  for (const json_value& f : v.at("findings").items()) {
+    const std::int64_t kind = f.at("kind").integer();
+    if (kind < 0 || kind >= finding_kinds) throw std::invalid_argument("'kind': a finding kind is 0-5");
+    r.findings[static_cast<int>(f.at("block").integer())][static_cast<std::size_t>(kind)].push_back(f.at("text").text());
+  }
+  r.found = counts_of(v.at("found"));
+  for (const json_value& g : v.at("grid_races").items()) p.grid_races.push_back(g.text());
+  p.touches = grid_touch_map::parse(v.at("touches").text());
+  return p;
+}
+
+merged_report merge_partials(const arch_table& arch, std::vector<partial_report> parts) {
+  if (parts.empty()) throw std::invalid_argument("merge: no partial reports");
+  const partial_report& a = parts.front();
+  auto differ = [&](std::size_t i, const std::string& field, const std::string& mine, const std::string& first) {
+    throw std::invalid_argument("partial " + std::to_string(i + 1) + " is of another run: its " + field + " is '" + mine +
+                                "', partial 1's '" + first + "'");
+  };
+  std::vector<int> owner(static_cast<std::size_t>(std::max<long long>(0, a.total_sets)), -1);
+  std::size_t max_lds = 0;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const partial_report& p = parts[i];
+    if (p.arch != a.arch) differ(i, "arch", p.arch, a.arch);
+    const auto command = p.meta.count("command") ? p.meta.at("command") : "";
+    const auto first_command = a.meta.count("command") ? a.meta.at("command") : "";
+    if (command != first_command) differ(i, "command", command, first_command);
+    for (const auto& [field, mine, first] : {std::tuple{"grid", p.grid, a.grid}, std::tuple{"block", p.block, a.block},
+                                             std::tuple{"max_reports", p.max_reports, a.max_reports},
+                                             std::tuple{"registers", p.registers, a.registers},
+                                             std::tuple{"total_sets", static_cast<int>(p.total_sets), static_cast<int>(a.total_sets)}})
+      if (mine != first) differ(i, field, std::to_string(mine), std::to_string(first));
+    for (const auto& [b, e] : p.sets)
+      for (long long k = b; k < e; ++k) {
+        if (k < 0 || k >= a.total_sets)
+          throw std::invalid_argument("partial " + std::to_string(i + 1) + " names set " + std::to_string(k) + " of " +
+                                      std::to_string(a.total_sets));
+        int& o = owner[static_cast<std::size_t>(k)];
+        if (o >= 0)
+          throw std::invalid_argument("partials " + std::to_string(o + 1) + " and " + std::to_string(i + 1) +
+                                      " both priced set " + std::to_string(k) + " (their --workgroups slices overlap)");
+        o = static_cast<int>(i);
+      }
+    max_lds = std::max(max_lds, p.max_lds_bytes);
+  }
+  for (std::size_t k = 0; k < owner.size(); ++k)
+    if (owner[k] < 0)
+      throw std::invalid_argument("no partial priced set " + std::to_string(k) + " of " + std::to_string(owner.size()) +
+                                  " (a --workgroups slice is missing)");
+  const residency res = plan_residency(arch, a.grid, a.block, max_lds, a.registers);
+  for (std::size_t i = 0; i < parts.size(); ++i)
+    if (!same_plan(parts[i].res, res))
+      throw std::invalid_argument("partial " + std::to_string(i + 1) + " priced " + std::to_string(parts[i].res.workgroups) +
+                                  " resident workgroups (" + parts[i].res.limit + "), but the grid's largest LDS allocation (" +
+                                  std::to_string(max_lds) + " bytes) gives " + std::to_string(res.workgroups) + " (" +
+                                  res.limit + "): run it in one process");
+
+  merged_report m;
+  m.meta = a.meta;
+  report_part all;
+  grid_touch_map touches;
+  byte_ranges inner;
+  std::vector<std::string> grid_races;
+  std::sort(parts.begin(), parts.end(), [](const partial_report& x, const partial_report& y) { return x.sets < y.sets; });
+  for (partial_report& p : parts) {
+    m.metas.push_back(p.meta);
+    for (const auto& r : p.touches.conflicts()) inner.push_back(r);
+    touches.merge(p.touches);
+    grid_races.insert(grid_races.end(), p.grid_races.begin(), p.grid_races.end());
+    all.merge(std::move(p.part), a.max_reports);
+  }
+  std::sort(inner.begin(), inner.end());
+  for (const auto& [b, e] : touches.conflicts()) {  // the parts of [b, e) no shard saw race on its own
+    address_t at = b;
+    for (const auto& [ib, ie] : inner) {
+      if (ie <= at || ib >= e) continue;
+      if (ib > at) m.cross_races.emplace_back(at, ib);
+      at = std::max(at, ie);
+    }
+    if (at < e) m.cross_races.emplace_back(at, e);
+  }
+  all.found.races += m.cross_races.size();
+  all.trim_findings(a.max_reports);
+  std::size_t listed = 0;
+  for (const auto& [block, lists] : all.findings) listed += lists[static_cast<int>(finding_kind::race)].size();
+  m.report = finish_report(arch, res, std::move(all), {}, a.max_reports);
+  for (const std::string& g : grid_races)
+    if (listed++ < static_cast<std::size_t>(a.max_reports)) m.report.findings.push_back(g);
+  for (const auto& [b, e] : m.cross_races)
+    if (listed++ < static_cast<std::size_t>(a.max_reports))
+      m.report.findings.push_back("race between workgroups of different shards on global bytes [" + std::to_string(b) + ", " +
+                                  std::to_string(e) + ") (the shards cannot name the threads: run it in one process)");
+  return m;
+}
+
+}  // namespace tilesim::sim

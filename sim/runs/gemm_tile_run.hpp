@@ -1,0 +1,97 @@
+// tilesim/sim/runs/gemm_tile_run.hpp: the host side of the GEMM tile program: buffers, launch, reference.
+//
+// DEFINITION. run_gemm(launch, params, a, b) puts A (m x k) in global slot 0 ("a"), B (n x k, K contiguous)
+// in slot 1 ("b") and C (m x n) filled with NaN in slot 2 ("c"), points params.a/b/c at them and runs
+// gemm_tile on the simulator. The launch's grid must be gemm_workgroups(params) (one workgroup per block
+// tile). gemm_input(count, seed) is a deterministic operand of small integers in [-2, 2], so every partial sum
+// of a product with k < 2^21 is an integer below 2^24 and exact in float, in any order: the simulated C then
+// equals reference_gemm(params, a, b) bit for bit.
+//
+// WORKED EXAMPLE.
+//   const gemm_params p{.layout = gemm_lds_layout::padded};
+//   const sim::launch l = gemm_launch(p, 256, 64);                  // grid 1, 256 threads, wave 64
+//   const auto a = gemm_input(p.m * p.k, 1), b = gemm_input(p.n * p.k, 2);
+//   sim::run_result r = run_gemm(l, p, a, b);
+//   r.memory.get<float>(2) == reference_gemm(p, a, b);              // exact
+//
+// INVARIANTS: the NaN poison never equals a reference value, so an element the program missed fails the
+// comparison; errors name the values (sizes that do not match, a grid that is not the tile count).
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sim/engine/engine.hpp"
+#include "kernel/gemm_tile/gemm_tile.hpp"
+
+namespace tilesim::programs {
+
+// Workgroups of the problem: (m / M) * (n / N); throws std::invalid_argument when a split is not exact
+// (or the count passes 2^24, the engine's limit on threads anyway).
+inline int gemm_workgroups(const gemm_params& p) {
+  const bool positive = p.m >= 1 && p.n >= 1 && p.m_per_block >= 1 && p.n_per_block >= 1;
+  if (!positive || p.m % p.m_per_block != 0 || p.n % p.n_per_block != 0)
+    throw std::invalid_argument("gemm: m and n must be positive multiples of the block tile (m = " +
+                                std::to_string(p.m) + ", n = " + std::to_string(p.n) + ", M = " +
+                                std::to_string(p.m_per_block) + ", N = " + std::to_string(p.n_per_block) + ")");
+  const index_t tiles = (p.m / p.m_per_block) * (p.n / p.n_per_block);
+  if (tiles > (index_t{1} << 24))
+    throw std::invalid_argument("gemm: too many block tiles (" + std::to_string(tiles) + ")");
+  return static_cast<int>(tiles);
+}
+
+// One workgroup per block tile: gemm_launch(gemm_params{}, 256, 64) == {.grid = 1, .block = 256, .wave_size = 64}.
+inline sim::launch gemm_launch(const gemm_params& p, int block, int wave_size) {
+  sim::launch l;
+  l.grid = gemm_workgroups(p);
+  l.block = block;
+  l.wave_size = wave_size;
+  return l;
+}
+
+// `count` integers in [-2, 2] as floats, a fixed function of (index, seed): gemm_input(4, 0) == {-2, 2, -1, -1}.
+inline std::vector<float> gemm_input(index_t count, std::uint32_t seed) {
+  std::vector<float> v(static_cast<std::size_t>(count));
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const std::uint32_t h = (static_cast<std::uint32_t>(i) * 2654435761u) ^ (seed * 40503u + 7u);
+    v[i] = static_cast<float>(static_cast<int>((h >> 7) % 5u) - 2);
+  }
+  return v;
+}
+
+// C = A * B^T on the host in double (exact for gemm_input operands), row-major m x n.
+inline std::vector<float> reference_gemm(const gemm_params& p, const std::vector<float>& a, const std::vector<float>& b) {
+  std::vector<float> c(static_cast<std::size_t>(p.m * p.n));
+  for (index_t i = 0; i < p.m; ++i)
+    for (index_t j = 0; j < p.n; ++j) {
+      double sum = 0;
+      for (index_t kk = 0; kk < p.k; ++kk)
+        sum += static_cast<double>(a[static_cast<std::size_t>(i * p.k + kk)]) * b[static_cast<std::size_t>(j * p.k + kk)];
+      c[static_cast<std::size_t>(i * p.n + j)] = static_cast<float>(sum);
+    }
+  return c;
+}
+
+// Runs gemm_tile over a (m x k) and b (n x k); throws std::invalid_argument when a size or the grid differs,
+// sim::run_error for what the program or the launch rejects.
+inline sim::run_result run_gemm(const sim::launch& config, gemm_params p, const std::vector<float>& a,
+                                const std::vector<float>& b) {
+  const int tiles = gemm_workgroups(p);
+  if (config.grid != tiles)
+    throw std::invalid_argument("gemm: the grid must be one workgroup per block tile (grid = " +
+                                std::to_string(config.grid) + ", tiles = " + std::to_string(tiles) + ")");
+  if (p.k < 1 || static_cast<index_t>(a.size()) != p.m * p.k || static_cast<index_t>(b.size()) != p.n * p.k)
+    throw std::invalid_argument("gemm: A must hold m * k and B n * k elements (A holds " + std::to_string(a.size()) +
+                                ", B " + std::to_string(b.size()) + "; m = " + std::to_string(p.m) + ", n = " +
+                                std::to_string(p.n) + ", k = " + std::to_string(p.k) + ")");
+  sim::global_memory mem;
+  p.a = mem.add<float>("a", a);
+  p.b = mem.add<float>("b", b);
+  p.c = mem.add<float>("c", p.m * p.n, std::numeric_limits<float>::quiet_NaN());
+  return sim::run(config, std::move(mem), [&p](sim::thread_context& ctx) { gemm_tile(ctx, p); });
+}
+
+}  // namespace tilesim::programs
