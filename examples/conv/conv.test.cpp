@@ -1,4 +1,4 @@
-// Laws of the conv example (conv_program.hpp, conv_variants.hpp): the window and im2col descriptors address the
+// Laws of the conv example (kernel/conv/conv.hpp, conv_variants.hpp): the window and im2col descriptors address the
 // input pixel (n, ho*sh + r*dh - ph, wo*sw + s*dw - pw, c) for every index and are valid exactly inside the
 // image; every mode of every case equals Eigen; the three modes agree bit for bit; each case's global sectors
 // and LDS wavefronts, priced on its arch, are pinned (several derived by hand below); broken rules name values;

@@ -1,5 +1,5 @@
 // Laws of examples/morton: the layouts agree and are bijections, the program copies every texel, and its
-// global sectors, lines and LDS wavefronts are the numbers worked out by hand in morton_program.hpp.
+// global sectors, lines and LDS wavefronts are the numbers worked out by hand in kernel/morton/morton.hpp.
 #include <doctest/doctest.h>
 
 #include <iterator>

@@ -4,8 +4,7 @@
 // buffers[k], bytes as the simulator's global_memory holds them) to the device, launches the program's
 // kernel with `grid` x `block` threads and `lds_bytes` of dynamic shared memory, and copies every buffer
 // back. A timed launch also returns each block's clock64() cycles (gpu/runtime/device_context.hpp: run_program).
-// The kernels come from the same templates the simulator runs (sim/runs/*.hpp and the example programs
-// examples/*/*_program.hpp); only kernels.cu sees
+// The kernels come from the same templates the simulator runs (kernel/*/*.hpp); only kernels.cu sees
 // the vendor runtime, so the cross-check and its tests compile with a plain C++ compiler.
 //
 // WORKED EXAMPLE.

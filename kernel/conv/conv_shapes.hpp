@@ -1,12 +1,12 @@
 // tilesim/kernel/conv/conv_shapes.hpp: the conv example's two problems and their launches, as constants.
 //
-// DEFINITION. conv_example_shape(problem, mode, warp size) is the launch (conv_program.hpp's conv_shape) of one
+// DEFINITION. conv_example_shape(problem, mode, warp size) is the launch (kernel/conv/conv.hpp's conv_shape) of one
 // case of the example's table (conv_variants.hpp's conv_cases(), built from these): every conv_mode on
 //   six_by_six  the single-channel 6x6 image, 3x3 filter (conv_params' defaults): 4x4 output, grid 1 x 16 threads
 //   nhwc        N = 2, 8x8, CIn = 4, COut = 8, 3x3, vector 4: 2x6x6x8 output, grid 3 x 192 threads
 // on sm90 (wave 32) and gfx942 (wave 64). Everything is a constant expression, so a shape can be a kernel's
 // constant<...> (gpu/kernels/compiled_shapes.hpp lists the sm90 ones) and conv_example_shapes[i] is case i of
-// conv_cases(). Device-safe: nothing here but conv_program.hpp.
+// conv_cases(). Device-safe: nothing here but conv.hpp.
 //
 // WORKED EXAMPLE. conv_example_shape(conv_problem::nhwc, conv_mode::im2col, 32) == {p, 192, 32, 3} with p.n = 2,
 // p.h = p.w = 8, p.c_in = 4, p.c_out = 8, p.vector = 4, p.mode = im2col; it is conv_example_shapes[10].

@@ -35,9 +35,9 @@
 // run_program (gpu/runtime/device_context.hpp): `run_program(args, [&](device_context& ctx) { copy_tile<uint16_t>(ctx,
 // constant<shape>{}); });` (gpu/kernels/kernels.cu); a user's own program becomes a kernel with
 // TILESIM_DECLARE_GPU_KERNEL / TILESIM_GPU_KERNEL (gpu/user/). To keep that possible, a program uses no
-// std::string, iostream, heap, or exception of its own (spec's require() traps on the device), and nothing from
-// sim/ except this header; on the simulator, `ctx` is sim::thread_context and the buffers are
-// sim::recording_buffer.
+// std::string, iostream, heap, or exception of its own (spec's require() traps on the device), and nothing but
+// spec/ and kernel/ (this header and the collectives beside it: tests/layering.py holds kernel/ to that); on the
+// simulator, `ctx` is sim::thread_context and the buffers are sim::recording_buffer.
 //
 // WORKED EXAMPLE (thread t writes LDS[t], waits, reads its neighbour's value, writes it to global):
 //   template <class Ctx> TILESIM_HOST_DEVICE void rotate(Ctx& ctx, const rotate_params& p) {
