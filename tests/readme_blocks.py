@@ -42,7 +42,7 @@ KNOWN_DRIFT = {}
 
 # The ```output and ```excerpt blocks nothing runs or compiles, by (page, first line): why each may stay so.
 NOT_RUN = {
-    ("README.md", "tilesim-props-compile --cases 8 --seed 18 --from 200 --jobs 1 (this 2-core machine, shared)"):
+    ("docs/gpu.md", "tilesim-props-compile --cases 8 --seed 18 --from 200 --jobs 1 (this 2-core machine, shared)"):
         "needs nvrtc and nvcc, which the build machine lacks; a measurement, quoted",
     ("docs/design/zero-overhead-device-code.md", "template <tile_distribution_encoding E> __device__ void c2_body(index_t* out) {"):
         "a CUDA probe of the design note, as it measured the tree of its day",
