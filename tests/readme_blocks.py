@@ -43,15 +43,16 @@ KNOWN_DRIFT = {}
 # The ```output and ```excerpt blocks nothing runs or compiles, by (page, first line): why each may stay so.
 NOT_RUN = {
     ("docs/gpu.md", "tilesim-props-compile --cases 8 --seed 18 --from 200 --jobs 1 (this 2-core machine, shared)"):
-        "needs nvrtc and nvcc, which the build machine lacks; a measurement, quoted",
-    ("docs/design/zero-overhead-device-code.md", "template <tile_distribution_encoding E> __device__ void c2_body(index_t* out) {"):
+        "one run's timings, which vary from run to run (and tilesim-props-compile needs a CUDA build)",
+    ("docs/design/zero-overhead-device-code.md",
+     "template <tile_distribution_encoding E> __device__ void c2_body(index_t* out) {"):
         "a CUDA probe of the design note, as it measured the tree of its day",
     ("docs/design/zero-overhead-device-code.md",
      "constexpr auto traits = make_load_store_traits(E, vector_guarantees<2>{{{unknown, unknown}, {Cols, 1}}});"):
         "a fragment of the design note's probe W3 (free names: E, Cols, th, in, row0, t, dstride)",
 }
 
-# What a GPU-only command's README excerpt is held to: the log its last recording kept.
+# What a GPU-only command's excerpt (README.md or docs/) is held to: the log its last recording kept.
 RECORDING_LOGS = {"gpu/recordings/record_zero_overhead.sh": "gpu/recordings/h100-direct-store-zero-overhead.log"}
 
 PRELUDE = """#include "spec/spec.hpp"
