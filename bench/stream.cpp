@@ -1,7 +1,7 @@
 // tilesim/bench/stream.cpp: how fast the streamed simulator (sim::simulate) runs a whole GEMM, per worker count.
 //
 // SUBJECT. sim::simulate (sim/pricing/stream_report.hpp) runs a grid's workgroups on worker threads and prices
-// each SM set as it completes. Issue 15's targets are measured here and with the command line (README.md,
+// each SM set as it completes. Issue 15's targets are measured here and with the command line (docs/commands.md,
 // "Simulating real problem sizes"): a workgroup of the 64 x 64 x 64 GEMM tile on one core, and `--jobs 2`
 // against `--jobs 1` on a grid big enough to keep two workers busy.
 //

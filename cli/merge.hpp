@@ -6,7 +6,7 @@
 // same header and result line (the result is right when every slice's compared elements were right and
 // together they are the whole output), the same table or JSON, byte for byte; --svg FILE draws the bank heat
 // map as `tilesim run` does. Shards run anywhere: GNU parallel on one machine, a Slurm array across many
-// (README.md, "Simulating real problem sizes").
+// (docs/commands.md, "Simulating real problem sizes").
 //
 // WORKED EXAMPLE.
 //   parallel tilesim run gemm --m 2048 --n 2048 --k 2048 --workgroups {} '>' part{#}.json ::: 0:256 256:512 512:768 768:1024

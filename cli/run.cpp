@@ -193,7 +193,7 @@ std::string run_help() {
        "Shared N-Way\": a conflict-free STS.128 is 1-way here and 4 there), global sectors (actual, ideal), and\n"
        "where its cycles went (means per instance: issue, LDS, global); each barrier's mean wait; a bottleneck\n"
        "verdict. Timing constants come from the arch tables (sim/arch): sm90's measured on an H200 (LDS) and an\n"
-       "H100 (global memory), AMD's assumed; README.md's \"How accurate is it\" says how close they come.\n"
+       "H100 (global memory), AMD's assumed; docs/accuracy.md says how close they come.\n"
        "exit codes: 0 success (also with findings: they are printed); 1 the program's result is wrong,\n"
        "or an internal error; 2 bad command line or parameters the program rejects (one line on stderr).\n";
   return s;

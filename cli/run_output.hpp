@@ -7,7 +7,7 @@
 // outputs of one run are equal byte for byte.
 //
 // EXAMPLE. print_run_report(arch, report, true, "program copy: ...\nresult: output == input (2048 elements)\n",
-//                           false, std::nullopt) prints README's `tilesim run copy` text and returns 0.
+//                           false, std::nullopt) prints the `tilesim run copy` text of docs/commands.md and returns 0.
 //
 // INVARIANTS: nothing is printed when --svg cannot be written (usage_error, exit 2); the exit code is 0 when
 // the result was right, 1 when not.

@@ -1,4 +1,4 @@
-// Laws of the CK-conformance cases (README, "Where CK Tile misbehaves"): one-sided pads under moves, embeds
+// Laws of the CK-conformance cases (docs/programming-guide.md, "Where CK Tile misbehaves"): one-sided pads under moves, embeds
 // with negative coefficients against a brute-force reference, and raked patterns whose vector CK 2025 clamps.
 // Counterexamples print the C++ that rebuilds the case.
 #include <doctest/doctest.h>

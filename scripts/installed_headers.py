@@ -5,7 +5,7 @@ Without arguments: every *.hpp under spec/, kernel/ (the program model and the b
 test helpers (*.test.hpp), spec/compile_fail/ (sources that must not compile), sim/engine/internal/ (the engine's
 own machinery, included by its .cpp files only) and sim/synth/ (the library behind `tilesim synth`, not installed).
 With --gpu: the gpu/ headers a user's own program needs to run as a kernel and be cross-checked in one call
-(gpu/user/, README.md's "Cross-checking your own program on a GPU"), installed only where nvcc and
+(gpu/user/, docs/programming-guide.md's "Cross-checking your own program on a GPU"), installed only where nvcc and
 libcudart_static were found (gpu/meson.build: gpu_install): the kernel side (gpu/user/user_kernel.cuh and what
 it includes: the device context, the launch, the device's description), the host side (user_crosscheck.hpp, the
 doctest helper) and the report headers they and examples/user_program/column_sums_crosscheck.cpp include. The

@@ -1,9 +1,9 @@
-// CK Tile conformance: README.md's table ("Where CK Tile misbehaves") is this file's list, row for row, and
-// every row's verdict is checked here. Verdicts: "as CK", "as CK, strict mode reports `kind`" (CK's behaviour
-// is followed although it is wrong), "stricter than CK, reported in strict mode (`kind`)" (tilesim keeps a
-// sounder rule and names where CK computes otherwise), or "refused: why". CK sources are
-// ROCm/composable_kernel include/ck_tile/core/algorithm/{coordinate_transform,static_encoding_pattern}.hpp
-// and its rocm-libraries successor (ck-tile-semantics.md §0).
+// CK Tile conformance: docs/programming-guide.md's table ("Where CK Tile misbehaves") is this file's list, row for
+// row, and every row's verdict is checked here. Verdicts: "as CK", "as CK, strict mode reports `kind`" (CK's
+// behaviour is followed although it is wrong), "stricter than CK, reported in strict mode (`kind`)" (tilesim keeps
+// a sounder rule and names where CK computes otherwise), or "refused: why". CK sources are ROCm/composable_kernel
+// include/ck_tile/core/algorithm/{coordinate_transform,static_encoding_pattern}.hpp and its rocm-libraries
+// successor (ck-tile-semantics.md §0).
 #include <doctest/doctest.h>
 
 #include <fstream>
@@ -171,15 +171,16 @@ TEST_CASE("every row of the conformance table holds") {
   }
 }
 
-TEST_CASE("README.md's conformance table is this file's list, row for row") {
-  std::ifstream in("README.md");  // meson runs spec_unit in the repository root
-  REQUIRE_MESSAGE(in.good(), "run spec_unit from the repository root (it reads README.md)");
+TEST_CASE("docs/programming-guide.md's conformance table is this file's list, row for row") {
+  const std::string page = "docs/programming-guide.md";
+  std::ifstream in(page);  // meson runs spec_unit in the repository root
+  REQUIRE_MESSAGE(in.good(), "run spec_unit from the repository root (it reads " << page << ")");
   std::stringstream ss;
   ss << in.rdbuf();
   const std::string readme = ss.str(), begin = "<!-- ck-conformance:begin -->\n", end = "<!-- ck-conformance:end -->";
   const std::size_t a = readme.find(begin), b = readme.find(end);
-  REQUIRE_MESSAGE(a != std::string::npos, "README.md has no " << begin);
-  REQUIRE_MESSAGE(b != std::string::npos, "README.md has no " << end);
+  REQUIRE_MESSAGE(a != std::string::npos, page << " has no " << begin);
+  REQUIRE_MESSAGE(b != std::string::npos, page << " has no " << end);
   const std::string shown = readme.substr(a + begin.size(), b - a - begin.size());
   if (shown != table()) MESSAGE("paste between the markers:\n" << table());
   CHECK(shown == table());

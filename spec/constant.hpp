@@ -8,7 +8,7 @@
 //                      the command line's explorers and the property tests build these from numbers they read
 //   compile-time form  constant<make_warp_raked_encoding(256, 32, 64, 32, 8)>{}: windows, thread buffers and
 //                      views built from it fold to constants (spec/window/static_tile_window.hpp), which is
-//                      what a GPU kernel needs (../shared/design/zero-overhead-device-code.md, principle 1)
+//                      what a GPU kernel needs (docs/design/zero-overhead-device-code.md, principle 1)
 // derive(x, f) applies a builder to either form and keeps the form: f(x) for a run-time x, constant<f(V)> for
 // constant<V>. A program written with derive is one source for both: the simulator can run it on numbers
 // from the command line, and a kernel (and the simulator, for the very same instantiation) on a constant.

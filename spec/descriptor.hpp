@@ -19,7 +19,7 @@
 //
 // VECTORS. top_vectors() propagates the guarantees bottom to top through each transform's upper_vectors,
 // a stated guarantee winning over a computed one (CK's get_top_dimension_safe_vector_length_strides).
-// ck_top_vectors() does the same with CK's rules where tilesim keeps a sounder one (README, "Where CK Tile
+// ck_top_vectors() does the same with CK's rules where tilesim keeps a sounder one (docs/programming-guide.md, "Where CK Tile
 // misbehaves": pads cut to gcd(V, lp), merge cut to its last length, none through xor_t or cyclic shifts).
 #pragma once
 

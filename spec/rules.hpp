@@ -155,7 +155,7 @@ namespace detail {
 [[noreturn]] TILESIM_HOST_DEVICE TILESIM_COLD inline void fail(const violation& v) {
 #if TILESIM_DEVICE_PASS
   // The GPU cannot throw: the thread stops (the host sees the launch fail). No printf by default: its argument
-  // buffer and call would sit in every kernel with a rule check (zero-overhead-device-code.md, R6); a
+  // buffer and call would sit in every kernel with a rule check (docs/design/zero-overhead-device-code.md, R6); a
   // compile-time structure's checks fold away before code is made. TILESIM_DEVICE_RULE_TEXT prints the rule
   // and its values first (NVIDIA), for debugging a run-time structure on a device.
 #if defined(__CUDA_ARCH__) && defined(TILESIM_DEVICE_RULE_TEXT)

@@ -28,7 +28,7 @@
 //   check()                          the first broken parameter rule (rules.hpp), or none
 //   cpp()                            host only: the factory call that rebuilds it, "make_pad(4, 1, 1)"
 //
-// OPTIONAL MEMBERS, where CK Tile computes something else (README, "Where CK Tile misbehaves"; a tile
+// OPTIONAL MEMBERS, where CK Tile computes something else (docs/programming-guide.md, "Where CK Tile misbehaves"; a tile
 // window's strict mode reports each through the descriptor):
 //   ck_upper_vectors(low_vectors)    CK's vector rule where it differs from upper_vectors (pad, left_pad,
 //                                    merge, xor_t, cyclic shifts): descriptor::ck_top_vectors

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""tests/readme_blocks.py TILESIM SOURCE_ROOT CXX...: every code block of README.md is compiled, run or checked.
+"""tests/readme_blocks.py TILESIM SOURCE_ROOT CXX...: every code block and relative link of README.md and of each
+docs/**/*.md page is compiled, run or checked.
 
-THE LAW. No README.md code block can drift from the code (issue 16). Per fence:
+THE LAW. No code block of README.md or of a page under docs/ can drift from the code (issues 16, 35). Per fence:
   ```cpp    compiled (-std=c++20 -fsyntax-only, the build's compiler) against spec/ and sim/: leading #include /
             using / template / struct lines (up to the first blank line) at namespace scope, the rest inside
             a function; the prelude includes spec/spec.hpp and the sim/ headers a program uses and declares
@@ -9,13 +10,25 @@ THE LAW. No README.md code block can drift from the code (issue 16). Per fence:
   ```text   starting with `$ tilesim ...`: each command run (in a scratch directory holding links to sim/,
             examples/ and gpu/, so files it writes land there) and every shown output line that is not elided
             ("...") must appear in its output, in order. `$ [VAR=value] bash data/recordings/...` (needs a GPU): every line
-            must appear, in order, in the recording's log in data/recordings/. Any other text block is the main
-            job's table, which the unit test cli-examples holds to `tilesim examples` byte for byte.
+            must appear, in order, in the recording's log in data/recordings/ (RECORDING_LOGS).
+  ```text   right after a line `<!-- source-table: PAGE LAYOUT LISTING -->`: the per-instruction table that
+            gpu/crosscheck/source_match.test.cpp holds line for line to the comparison of PAGE; here PAGE and
+            LISTING must exist.
+  ```text   the first one after README.md's heading "## The main job: `tilesim examples`": the main job's table,
+            which the unit test cli-examples holds to `tilesim examples` byte for byte. Only there: any other
+            text block that is not a command block fails.
   ```sh     every repository path it names exists, and every `ninja -C DIR X/Y` target is an executable('Y')
             of X/meson.build.
   ```cmake  every line is a line of tests/consumer/CMakeLists.txt (my_program spelled transpose) or of
             tests/consumer/gpu/CMakeLists.txt, which the unit tests consumer and consumer-gpu build against the
             installed package.
+  ```output (illustrative output) and ```excerpt (quoted code of another day, as in a design note): nothing
+            runs or compiles them, so each must be listed in NOT_RUN (file and first line, with why). An
+            unlisted one fails, and so does a listed one that is gone: such blocks stay rare and reviewed.
+  Any other fence, and an indented (4-space) code block outside a list, fails: fence it with one of the above.
+LINKS. Every relative Markdown link or image, [text](target), in those files names a file or folder that exists
+(relative to the page); a #fragment into a Markdown page (or the page itself) must be one of its headings'
+anchors (GitHub's: lower case, punctuation dropped, spaces to '-'). http(s) and mailto links are not followed.
 KNOWN_DRIFT lists blocks that drift today (by their first line) with why; they are reported, not failed, and
 one that matches again fails until it is taken off the list. Exit 0 when the law holds; 1 naming each block.
 """
@@ -27,7 +40,19 @@ import tempfile
 
 KNOWN_DRIFT = {}
 
-# What a GPU-only command's README excerpt is held to: the log its last recording kept.
+# The ```output and ```excerpt blocks nothing runs or compiles, by (page, first line): why each may stay so.
+NOT_RUN = {
+    ("docs/gpu.md", "tilesim-props-compile --cases 8 --seed 18 --from 200 --jobs 1 (this 2-core machine, shared)"):
+        "one run's timings, which vary from run to run (and tilesim-props-compile needs a CUDA build)",
+    ("docs/design/zero-overhead-device-code.md",
+     "template <tile_distribution_encoding E> __device__ void c2_body(index_t* out) {"):
+        "a CUDA probe of the design note, as it measured the tree of its day",
+    ("docs/design/zero-overhead-device-code.md",
+     "constexpr auto traits = make_load_store_traits(E, vector_guarantees<2>{{{unknown, unknown}, {Cols, 1}}});"):
+        "a fragment of the design note's probe W3 (free names: E, Cols, th, in, row0, t, dstride)",
+}
+
+# What a GPU-only command's excerpt (README.md or docs/) is held to: the log its last recording kept.
 RECORDING_LOGS = {"scripts/recordings/record_zero_overhead.sh": "data/recordings/h100-direct-store-zero-overhead.log"}
 
 PRELUDE = """#include "spec/spec.hpp"
@@ -40,16 +65,74 @@ using namespace tilesim;
 
 
 def blocks(lines):
+    """(line number of the fence, info string, body) of every fenced block; an unclosed fence runs to the end."""
     i = 0
     while i < len(lines):
-        m = re.match(r"^```(\w*)$", lines[i])
+        m = re.match(r"^```(.*)$", lines[i])
         if m:
             j = i + 1
             while j < len(lines) and lines[j] != "```":
                 j += 1
-            yield i + 1, m.group(1), lines[i + 1:j]
+            yield i + 1, m.group(1).strip(), lines[i + 1:j]
             i = j
         i += 1
+
+
+def outside_fences(lines):
+    """(line number, line) of every line that is not inside a fenced block (nor a fence)."""
+    inside = False
+    for n, line in enumerate(lines, 1):
+        if line.startswith("```"):
+            inside = not inside
+            continue
+        if not inside:
+            yield n, line
+
+
+def indented_code(lines):
+    """Line numbers of indented (4-space or tab) code blocks: after a blank line, not continuing a list item."""
+    found, previous, last_text = [], "", ""
+    for n, line in outside_fences(lines):
+        if re.match(r"^( {4}|\t)\S", line) and not previous.strip():
+            in_list = re.match(r"^\s*([-*+]|\d+[.)])\s", last_text) or re.match(r"^\s", last_text)
+            if not in_list:
+                found.append(n)
+        if line.strip():
+            last_text = line
+        previous = line
+    return found
+
+
+def anchors(lines):
+    """GitHub's anchors of a Markdown page's headings."""
+    seen, result = {}, set()
+    for _, line in outside_fences(lines):
+        m = re.match(r"^#{1,6}\s+(.*?)\s*#*\s*$", line)
+        if m:
+            slug = re.sub(r"[^\w\- ]", "", m.group(1).lower().replace("`", "")).replace(" ", "-")
+            k = seen.get(slug, 0)
+            seen[slug] = k + 1
+            result.add(slug if k == 0 else f"{slug}-{k}")
+    return result
+
+
+def check_links(path, lines, root):
+    """Every relative link's file exists; a fragment names a heading of the Markdown page it points to."""
+    problems = []
+    for n, line in outside_fences(lines):
+        line = re.sub(r"`[^`]*`", "", line)  # a link spelled inside inline code is text, not a link
+        for target in re.findall(r"\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)", line):
+            if re.match(r"^(https?:|mailto:)", target):
+                continue
+            file, _, fragment = target.partition("#")
+            where = os.path.normpath(os.path.join(os.path.dirname(path), file)) if file else path
+            if not os.path.exists(where):
+                problems.append(f"line {n}: link {target}: {os.path.relpath(where, root)} does not exist")
+            elif fragment and where.endswith(".md"):
+                with open(where) as f:
+                    if fragment not in anchors(f.read().split("\n")):
+                        problems.append(f"line {n}: link {target}: no heading with the anchor #{fragment}")
+    return problems
 
 
 def in_order(expected, actual):
@@ -136,38 +219,88 @@ def check_cmake(body, root):
             if line.split("#")[0].strip().replace("my_program", "transpose") not in consumer]
 
 
-def main(argv):
-    tilesim, root, cxx = os.path.abspath(argv[1]), os.path.abspath(argv[2]), argv[3:]
-    with open(os.path.join(root, "README.md")) as f:
+def pages(root):
+    """README.md, then every docs/**/*.md, as paths relative to root."""
+    found = ["README.md"]
+    for folder, dirs, files in os.walk(os.path.join(root, "docs")):
+        dirs.sort()
+        found += sorted(os.path.relpath(os.path.join(folder, f), root) for f in files if f.endswith(".md"))
+    return found
+
+
+MAIN_JOB = "## The main job: `tilesim examples`"
+
+
+def check_page(page, root, tilesim, cxx, tmp, not_run_seen):
+    """Prints one line per block of `page`; returns (blocks counted, blocks failing)."""
+    path = os.path.join(root, page)
+    with open(path) as f:
         lines = f.read().split("\n")
     failed = counted = 0
+    main_job_at = lines.index(MAIN_JOB) + 1 if page == "README.md" and MAIN_JOB in lines else None
+    for line, lang, body in blocks(lines):
+        before = next((lines[k] for k in range(line - 2, -1, -1) if lines[k].strip()), "")
+        marker = re.match(r"^<!-- source-table: (\S+) (\S+) (\S+) -->$", before)
+        if lang == "cpp":
+            problems, how = check_cpp(list(body), root, cxx, tmp), "compiled"
+        elif lang == "text" and body and body[0].startswith("$ "):
+            problems, how = check_text(body, root, tilesim), "run"
+        elif lang == "text" and marker:
+            problems = [f"{f} (named by the source-table marker) does not exist"
+                        for f in (marker.group(1), marker.group(3)) if not os.path.exists(os.path.join(root, f))]
+            how = "held by gpu/crosscheck/source_match.test.cpp"
+        elif lang == "text" and main_job_at is not None and line > main_job_at and \
+                not any(l.startswith("```text") for l in lines[main_job_at:line - 1]):
+            problems, how = [], "the main job's table, held by cli-examples"
+        elif lang == "text":
+            problems, how = ["a text block that is neither a `$ ` command block, the main job's table (README.md only) "
+                             "nor a source table: make it a command block, or fence it ```output and list it in "
+                             "NOT_RUN"], ""
+        elif lang == "sh":
+            problems, how = check_sh(body, root), "paths and targets checked"
+        elif lang == "cmake":
+            problems, how = check_cmake(body, root), "checked against tests/consumer"
+        elif lang in ("output", "excerpt"):
+            why = NOT_RUN.get((page, body[0] if body else ""))
+            if why:
+                not_run_seen.add((page, body[0] if body else ""))
+            problems = [] if why else [f"a ```{lang} block not listed in NOT_RUN: nothing checks it"]
+            how = f"not run: {why}"
+        else:
+            problems, how = [f"a ```{lang} block: this test does not know how to check it"], ""
+        counted += 1
+        drift = KNOWN_DRIFT.get(body[0] if body else "")
+        if drift and problems:
+            print(f"known drift: {page}:{line} ({drift}); {len(problems)} lines differ, first: {problems[0][:160]}")
+        elif drift:
+            print(f"FAIL: {page}:{line} matches again: take it off KNOWN_DRIFT in tests/readme_blocks.py")
+            failed += 1
+        elif problems:
+            print(f"FAIL: {page}:{line} ```{lang}: " + "\nFAIL:   ".join(problems[:5]))
+            failed += 1
+        else:
+            print(f"ok: {page}:{line} ```{lang} {how}")
+    for n in indented_code(lines):
+        print(f"FAIL: {page}:{n} an indented code block: nothing checks it; fence it (```output if it is not run)")
+        failed += 1
+    for problem in check_links(path, lines, root):
+        print(f"FAIL: {page}: {problem}")
+        failed += 1
+    return counted, failed
+
+
+def main(argv):
+    tilesim, root, cxx = os.path.abspath(argv[1]), os.path.abspath(argv[2]), argv[3:]
+    failed = counted = 0
+    not_run_seen = set()
     with tempfile.TemporaryDirectory() as tmp:
-        for line, lang, body in blocks(lines):
-            if lang == "cpp":
-                problems, how = check_cpp(list(body), root, cxx, tmp), "compiled"
-            elif lang == "text" and body and body[0].startswith("$ "):
-                problems, how = check_text(body, root, tilesim), "run"
-            elif lang == "text":
-                problems, how = [], "held by cli-examples"
-            elif lang == "sh":
-                problems, how = check_sh(body, root), "paths and targets checked"
-            elif lang == "cmake":
-                problems, how = check_cmake(body, root), "checked against tests/consumer"
-            else:
-                problems, how = [f"a ```{lang} block: this test does not know how to check it"], ""
-            counted += 1
-            drift = KNOWN_DRIFT.get(body[0] if body else "")
-            if drift and problems:
-                print(f"known drift: README.md:{line} ({drift}); {len(problems)} lines differ, first: {problems[0][:160]}")
-            elif drift:
-                print(f"FAIL: README.md:{line} matches again: take it off KNOWN_DRIFT in tests/readme_blocks.py")
-                failed += 1
-            elif problems:
-                print(f"FAIL: README.md:{line} ```{lang}: " + "\nFAIL:   ".join(problems[:5]))
-                failed += 1
-            else:
-                print(f"ok: README.md:{line} ```{lang} {how}")
-    print(f"{counted} code blocks, {failed} failing")
+        for page in pages(root):
+            c, f = check_page(page, root, tilesim, cxx, tmp, not_run_seen)
+            counted, failed = counted + c, failed + f
+    for page, first in sorted(set(NOT_RUN) - not_run_seen):
+        print(f"FAIL: NOT_RUN lists a block of {page} starting {first!r} that is not there: take it off the list")
+        failed += 1
+    print(f"{counted} code blocks in {len(pages(root))} pages, {failed} failing")
     return 1 if failed else 0
 
 

@@ -7,7 +7,8 @@ waits for that (a write-after-read wait) and the span includes the stores leavin
 Law 1 (data/calibration/h100-catalogue-sass.gz, cuobjdump -sass on the H100, tree 52a178c, before 6edb4e5): the last
 clock register is a global store operand in 106 of the 118 timed functions, and not in SW64's copy_fp16_kernel<17>,
 padded's <8> or the 64x64 cute-swizzle copy's <6>, the three tilesim copies that measured fast against the model
-(README.md, "How accurate is it"; Nsight's stall samples in data/calibration/h100-copy-end-clock-stalls.txt).
+(docs/accuracy.md, "Where a block's time ends"; Nsight's stall samples in
+data/calibration/h100-copy-end-clock-stalls.txt).
 Law 2 (data/calibration/h100-catalogue-fenced-sass.gz, the binary of data/recordings/h100-fenced-timing.json, with
 gpu/runtime/device_context.hpp's block fence): every timed function has a MEMBAR between its last global store and its last
 clock read, so every span ends once the stores have left, whichever register the clock gets.

@@ -1,7 +1,7 @@
 // tilesim/examples/user_program/column_sums.hpp: a user's own tile program, outside the built-in catalogue.
 //
 // DEFINITION. out[b*64 + c] = sum over r of in[(b*64 + r)*64 + c]: the column sums of 64 x 64 fp32 tiles, one
-// workgroup of 256 threads per tile, as a user writes it from the README alone:
+// workgroup of 256 threads per tile, as a user writes it from docs/programming-guide.md alone:
 //   1. "tile load" / "tile store": the tile through CK's warp-raked window (4 floats per thread and access)
 //      into an LDS tile, row-major or CuTe Swizzle<2,3,7> (offset bits 10-11 = row / 16 XOR-ed into bits 3-4)
 //   2. barrier; "column read": thread t sums column t / 4 over rows 16 (t % 4) .. + 15 of the LDS tile

@@ -43,7 +43,7 @@ struct accuracy {
 // Re-simulates every point of `recording` (a parsed crosscheck report); throws json_error for a malformed one.
 accuracy accuracy_of(const json_value& recording);
 
-// The two tables and the summary as Markdown (README.md's "how accurate is it" is this output).
+// The two tables and the summary as Markdown (docs/accuracy.md holds this output).
 std::string accuracy_markdown(const accuracy& a);
 
 }  // namespace tilesim::gpu

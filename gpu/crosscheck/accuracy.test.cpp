@@ -13,7 +13,7 @@
 //   LDS address arithmetic (data/calibration/h100-address-arithmetic.tsv, the fp32 GEMM's instruction counts):
 //     where the GPU executes no more instructions than the padded layout the simulator charges none, and where it
 //     executes more (CK-XOR) the simulator charges some, never more than the GPU executed.
-// The outliers are what the model does not capture (README.md, "How accurate is it"); a model change that
+// The outliers are what the model does not capture (docs/accuracy.md); a model change that
 // brings one inside the target fails the test too, so the list stays true.
 #include <doctest/doctest.h>
 

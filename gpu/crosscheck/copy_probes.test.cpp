@@ -1,5 +1,5 @@
 // tilesim/gpu/crosscheck/copy_probes.test.cpp: issue 12's two outlier pairs held to the H100 probes that separate
-// a copy's layout from its compiled code (README "How accurate is it").
+// a copy's layout from its compiled code (docs/accuracy.md).
 //
 // The catalogue (recorded before 6edb4e5) measures the SW64 copy at 853 cycles and the CK-XOR 2025 copy at 976 (one
 // SASS skeleton, the same global addresses, both conflict-free), and the row-major ldmatrix.x4 copy no slower than

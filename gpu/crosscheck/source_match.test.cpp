@@ -13,7 +13,7 @@
 //   - with the kernel's -lineinfo SASS listing (data/recordings/h100-user-program.sass) each row names the program
 //     line that issued it (row-major: every label its own column_sums.hpp line); a page whose instruction differs
 //     from the listing's at the same offset is refused, naming the offset;
-//   - README.md's per-instruction excerpt is that comparison's table, line for line.
+//   - docs/programming-guide.md's per-instruction excerpt is that comparison's table, line for line.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -229,10 +229,10 @@ TEST_CASE("H100 source counters of the user program: every label's counts equal 
   CHECK_MESSAGE(pages == 2, "expected data/recordings/h100-user-program-source-{0,1}.csv (record_user_source.sh)");
 }
 
-TEST_CASE("README's per-instruction table is what the comparison prints for the recorded H100 page") {
+TEST_CASE("docs/programming-guide.md's per-instruction table is what the comparison prints for the H100 page") {
   // The block after "<!-- source-table: PAGE LAYOUT -->": a command line, then source_table(..., "  ") of PAGE
   // against the column-sums program of LAYOUT, line for line.
-  std::ifstream f("README.md");  // the suite runs in the repository root
+  std::ifstream f("docs/programming-guide.md");  // the suite runs in the repository root
   std::stringstream text;
   text << f.rdbuf();
   const std::string readme = text.str(), marker = "<!-- source-table: ";

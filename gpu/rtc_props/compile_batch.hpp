@@ -17,7 +17,7 @@
 // lock is why the H100 run compiled at ~1.3 s of wall per case on 16 threads (data/recordings/props-h100.log
 // says "on 16 threads": the count was right). Processes share no lock. posix_spawn (not fork) because
 // tilesim-gpu has a CUDA context by then, and a fork would copy its mappings and its threads' locks; an exec'd
-// worker starts clean. README.md, "Property tests on the GPU", has the table.
+// worker starts clean. docs/gpu.md, "Property tests on the GPU", has the table.
 // default_compile_jobs() is the cores this process may run on: sched_getaffinity, capped by a cgroup v2 CPU
 // quota (/sys/fs/cgroup/cpu.max), at least 1.
 // The executable's main hands "--compile-worker ..." (after `entry`) to compile_worker_main.

@@ -13,7 +13,7 @@
 // --compiler hipcc compiles wave-64 cases (--wave 64) for AMD (--arch gfx90a or gfx940) and reports the
 // assembly's ScratchSize as the stack. Exit 0 when every kernel compiled with 0 bytes of stack and no spills, 1
 // otherwise, 2 on bad options. CI runs it on a sample; it is also how NVRTC and nvcc, and threads and worker
-// processes, were measured against each other (README.md, "Property tests on the GPU").
+// processes, were measured against each other (docs/gpu.md, "Property tests on the GPU").
 #include <sys/resource.h>
 
 #include <algorithm>

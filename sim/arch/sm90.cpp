@@ -2,7 +2,7 @@
 //
 // Sources: R = ../shared/reference/lds-banks-and-swizzles.md (section numbers), H = data/calibration/
 // (H200 measurements: h200-smem-known.* from the lead's harness, h200-smem-probe.* and the latency from
-// gpu/calibrate/, all on one H200, driver 580.159.04; README.md there says how).
+// gpu/calibrate/, all on one H200, driver 580.159.04; data/calibration/README.md says how).
 #include "sim/arch/arch.hpp"
 
 namespace tilesim::sim {
@@ -111,7 +111,7 @@ const arch_table& sm90_table() {
     //     sectors per block (8 to 132 blocks): 0.73 cycles per sector beyond a 256-sector buffer.
     //   datapath_bytes_per_clock 128: L1 and shared memory are one 128 B per clock data path (R 1.7; H100
     //     whitepaper: "combined L1 data cache and shared memory"), so global data holds the LDS pipe too; assumed.
-    //   prologue_cycles 0: not fitted (README.md "how accurate is it").
+    //   prologue_cycles 0: not fitted (docs/accuracy.md).
     //   load_phase_bytes 128: h100-conv-probe.tsv (gpu/calibrate/conv_probe.cu): the im2col convolution's 16-byte
     //     weight loads (8 lanes of each quarter warp in 8 lines, 8 sectors per instruction) cost ~1130 cycles
     //     per block where its pixel loads (a quarter warp in one sector) cost ~680, the same sectors from L2 and

@@ -8,7 +8,7 @@
 // access is its own code (static_for), its vector moves through load_vector<N> / store_vector<N> (one
 // instruction of N elements on a GPU), and its offset is the descriptor's arithmetic on
 // origin + x_base + a constant step, so nothing is indexed by a run-time value and nothing lives in memory
-// (../shared/design/zero-overhead-device-code.md, principles 1-4).
+// (docs/design/zero-overhead-device-code.md, principles 1-4).
 // make_tile_window(view, lengths, origin, constant<E>{}, thread) makes one; the run-time form
 // (a tile_distribution_encoding value) still makes a tile_window.
 //

@@ -52,7 +52,7 @@ enum class oob_kind {
   outside_tensor,    // the top index is not inside the view's lengths (CK does not check; offsets wrap)
   outside_buffer,    // the element's offset is not inside the buffer: the GPU returns 0 / drops (global) or aliases (LDS)
   validity_differs,  // its pad validity differs from its vector's first element: it is loaded or stored anyway, or skipped
-  // Where the default follows CK although CK is wrong, or tilesim keeps a deliberate difference (README,
+  // Where the default follows CK although CK is wrong, or tilesim keeps a deliberate difference (docs/programming-guide.md,
   // "Where CK Tile misbehaves"):
   unchecked_pad_side,  // accessed through a one-sided pad on the side CK does not check: outside the padded dim
   ck_index_differs,    // CK's truncating or magic-number arithmetic (merge, modulo, xor, cyclic shift fed a

@@ -1,7 +1,7 @@
 // tests/consumer/transpose.cpp: a user's own tile program, built against an installed tilesim (CMake's
 // find_package(tilesim), pkg-config's tilesim.pc) or against tilesim as a Meson subproject.
 //
-// WHAT. The program a new user writes from README.md's "Writing a program": an n x n fp32 transpose through
+// WHAT. The program a new user writes from docs/programming-guide.md's "Writing a program": an n x n fp32 transpose through
 // LDS, one 32 x 32 tile per workgroup of 256 threads, written once over an execution context. It includes
 // only installed headers ("spec/...", "sim/...") and links only tilesim::sim, so it proves that the package
 // holds everything a program needs.
