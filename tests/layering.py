@@ -11,6 +11,9 @@ THE LAW. The folders are layers, each including only itself and the layers below
     props/ bench/ tests/    property suites, benchmarks, package tests: clients of everything below
     cli/                    the commands' mains
 
+A second law: gpu/ holds only GPU code (C++, CUDA and HIP sources, meson.build, README.md, and the two
+folders of GPU_NON_SOURCE); recordings and calibration tables live in data/, scripts in scripts/.
+
 Inside sim/ and gpu/ the rooms are ordered too: a room includes only rooms before it, and a test
 (*.test.cpp, *.test.hpp) may use every room of its own top-level folder (it is a client of the folder, not a
 part of it), never a folder above. Every `#include "a/b..."` of every tracked C++/CUDA/HIP source is checked.
@@ -30,6 +33,12 @@ SIM_ORDER = ["sim", "sim/arch", "sim/models", "sim/patterns", "sim/timing", "sim
              "sim/pricing", "sim/synth"]
 GPU_ORDER = ["gpu/runtime", "gpu/kernels", "gpu/crosscheck", "gpu/reference", "gpu/user", "gpu/rtc_props",
              "gpu/calibrate"]
+
+GPU_SOURCE = (".cu", ".cuh", ".cpp", ".hpp", ".hip", "meson.build", "README.md")
+GPU_NON_SOURCE = {
+    "gpu/rtc_props/rtc_include/": "NVRTC's stand-ins for the std headers spec/ includes (extensionless, as <array>)",
+    "gpu/crosscheck/fuzz_json_seeds/": "the seed corpus of the JSON fuzz target (crosscheck/fuzz_json.cpp)",
+}
 
 # Files whose upward includes remain today -> why. Each of these reads the catalogue's cases from examples/: the
 # fix is issue 35's item 2 (one adapter per program in kernel/, the catalogue, cross-check points and AMD shapes
@@ -94,6 +103,9 @@ def main(argv):
                     seen_known.add(f)
                     continue
                 bad.append(f"{f}:{n}: {room(f)} includes {room(m.group(1))} ({m.group(1)}), a layer above it")
+    for f in files:
+        if f.startswith("gpu/") and not f.endswith(GPU_SOURCE) and not any(f.startswith(d) for d in GPU_NON_SOURCE):
+            bad.append(f"{f}: gpu/ holds only GPU code (recordings go to data/, scripts to scripts/)")
     for f, why in KNOWN.items():
         if f in seen_known:
             print(f"known: {f} includes a layer above it: {why}")

@@ -12,7 +12,7 @@
 # each with TILESIM_DEVICE_STRICT (every launch check on the device, as the old code had). The old files are
 # taken from git into a shadow include directory that comes before the tree's.
 set -euo pipefail
-cd "$(dirname "$0")/../../.."
+cd "$(dirname "$0")/../.."
 build=${1:-build-gpu}
 nvcc=/usr/local/cuda/bin/nvcc
 libs="$build/gpu/libtilesim_crosscheck.a $(find "$build/examples" -type f -name '*.a' | tr '\n' ' ') $build/sim/libtilesim_sim.a"
