@@ -9,7 +9,7 @@ THE LAW. No code block of README.md or of a page under docs/ can drift from the 
             `struct rotate_params { int output; }`, the one name "Writing a program" leaves to the reader.
   ```text   starting with `$ tilesim ...`: each command run (in a scratch directory holding links to sim/,
             examples/ and gpu/, so files it writes land there) and every shown output line that is not elided
-            ("...") must appear in its output, in order. `$ [VAR=value] bash data/recordings/...` (needs a GPU): every line
+            ("...") must appear in its output, in order. `$ [VAR=value] bash scripts/recordings/...` (needs a GPU): every line
             must appear, in order, in the recording's log in data/recordings/ (RECORDING_LOGS).
   ```text   right after a line `<!-- source-table: PAGE LAYOUT LISTING -->`: the per-instruction table that
             gpu/crosscheck/source_match.test.cpp holds line for line to the comparison of PAGE; here PAGE and
@@ -163,9 +163,9 @@ def check_cpp(body, root, cxx, tmp):
 
 def check_text(body, root, tilesim):
     words = body[0].split()[1:]
-    while words and re.match(r"[A-Z_]+=", words[0]):  # "$ SEED=N bash data/recordings/..."
+    while words and re.match(r"[A-Z_]+=", words[0]):  # "$ SEED=N bash scripts/recordings/..."
         words = words[1:]
-    if body[0].startswith("$ ") and words[:1] == ["bash"] and len(words) > 1 and words[1].startswith("data/recordings/"):
+    if body[0].startswith("$ ") and words[:1] == ["bash"] and len(words) > 1 and words[1].startswith("scripts/recordings/"):
         script = words[1]
         log = os.path.join(root, RECORDING_LOGS.get(script, script + ": no recording log known"))
         with open(log) as f:

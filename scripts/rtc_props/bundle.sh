@@ -7,8 +7,8 @@
 set -euo pipefail
 build=$1 out=$2
 mkdir -p "$out"
-cp "$build/gpu/tilesim-gpu" "$out/"
-ldd "$build/gpu/tilesim-gpu" | awk '/boost/ {print $3}' | while read -r lib; do cp -L "$lib" "$out/"; done
+cp "$build/cli/tilesim-gpu" "$out/"
+ldd "$build/cli/tilesim-gpu" | awk '/boost/ {print $3}' | while read -r lib; do cp -L "$lib" "$out/"; done
 # libcu++ (8 MB), which NVRTC compiles the kernels against; used only where the machine has no
 # /usr/local/cuda/include/cccl (rtc_compiler.hpp: find_cccl).
 mkdir -p "$out/cccl"
