@@ -39,14 +39,8 @@ struct variant {
   std::function<outcome()> run;
 };
 
-// A launch of `grid` workgroups of `block` threads at `arch`'s wave size and guard rules (sim::apply_guard_rules):
+// A launch of `grid` workgroups of `block` threads at `arch`'s wave size and guard rules (sim/engine/arch_launch.hpp):
 // launch_on("gfx942", 1, 256).wave_size == 64.
-inline sim::launch launch_on(const std::string& arch, int grid, int block) {
-  sim::launch l;
-  l.grid = grid;
-  l.block = block;
-  sim::apply_guard_rules(sim::arch_named(arch), l);
-  return l;
-}
+using sim::launch_on;
 
 }  // namespace tilesim::examples

@@ -46,10 +46,6 @@ GPU_NON_SOURCE = {
 KNOWN = {
     "gpu/crosscheck/points.cpp": "the cross-check's points are built from examples/' case lists",
     "gpu/crosscheck/crosscheck.cpp": "inputs and host checks of conv, Morton and GEMM points come from examples/' variants",
-    "gpu/kernels/amd/amd_kernels.test.cpp": "holds the AMD build's LDS widths to every catalogue variant's pricing",
-    "gpu/crosscheck/source_match.test.cpp": "matches Nsight's source counters on examples/user_program's column sums",
-    "gpu/user/user_program_replay.test.cpp": "replays the recorded run of examples/user_program's column sums",
-    "sim/synth/synth.test.cpp": "prices synthesized layouts through examples/' copy cases",
 }
 
 

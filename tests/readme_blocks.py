@@ -12,7 +12,7 @@ THE LAW. No code block of README.md or of a page under docs/ can drift from the 
             ("...") must appear in its output, in order. `$ [VAR=value] bash scripts/recordings/...` (needs a GPU): every line
             must appear, in order, in the recording's log in data/recordings/ (RECORDING_LOGS).
   ```text   right after a line `<!-- source-table: PAGE LAYOUT LISTING -->`: the per-instruction table that
-            gpu/crosscheck/source_match.test.cpp holds line for line to the comparison of PAGE; here PAGE and
+            examples/user_program/source_match.test.cpp holds line for line to the comparison of PAGE; here PAGE and
             LISTING must exist.
   ```text   the first one after README.md's heading "## The main job: `tilesim examples`": the main job's table,
             which the unit test cli-examples holds to `tilesim examples` byte for byte. Only there: any other
@@ -248,7 +248,7 @@ def check_page(page, root, tilesim, cxx, tmp, not_run_seen):
         elif lang == "text" and marker:
             problems = [f"{f} (named by the source-table marker) does not exist"
                         for f in (marker.group(1), marker.group(3)) if not os.path.exists(os.path.join(root, f))]
-            how = "held by gpu/crosscheck/source_match.test.cpp"
+            how = "held by examples/user_program/source_match.test.cpp"
         elif lang == "text" and main_job_at is not None and line > main_job_at and \
                 not any(l.startswith("```text") for l in lines[main_job_at:line - 1]):
             problems, how = [], "the main job's table, held by cli-examples"

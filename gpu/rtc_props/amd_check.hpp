@@ -5,7 +5,7 @@
 // ds_read_b128 is (0, 16), ds_write_b16 (1, 2), ds_read_u16 (0, 2); a pair (ds_read2_b64, ds_write2_b32) counts
 // as one access of twice the width when its offsets are adjacent (offset1 == offset0 + 1), else as a problem
 // (the simulator prices each lane access as one instruction; a split pair has other bank behaviour).
-// gpu/kernels/amd/amd_kernels.test.cpp holds the catalogue's kernels to the same rule; this is its reading for one
+// examples/amd_kernels.test.cpp holds the catalogue's kernels to the same rule; this is its reading for one
 // generated kernel (the test's reader is local to that test).
 //
 // WORKED EXAMPLE. For "k:\n ds_write_b128 v1, v[2:5]\n ds_read2_b32 v[6:7], v1 offset1:1\n.Lfunc_end0:" the

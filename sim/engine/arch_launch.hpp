@@ -12,9 +12,14 @@
 //                                               // wave instructions with no active lane not issued
 //   apply_guard_rules(arch_named("gfx942"), l); // l.wave_size == 64, CK's semantics: both issue
 //
-// INVARIANTS: only wave_size, invalid_global_loads_issue and empty_instructions_issue change; grid, block and
+// launch_on(name, grid, block) is the launch of `grid` workgroups of `block` threads on the named architecture:
+// launch_on("gfx942", 1, 256).wave_size == 64.
+//
+// INVARIANTS: apply_guard_rules changes only wave_size, invalid_global_loads_issue and empty_instructions_issue change; grid, block and
 // the engine's knobs are the caller's.
 #pragma once
+
+#include <string_view>
 
 #include "sim/arch/arch.hpp"
 #include "sim/engine/launch.hpp"
@@ -27,6 +32,16 @@ inline void apply_guard_rules(const arch_table& a, launch& l) {
   l.wave_size = a.wave_size;
   l.invalid_global_loads_issue = a.guards.invalid_global_loads_issue;
   l.empty_instructions_issue = a.guards.empty_instructions_issue;
+}
+
+// `grid` workgroups of `block` threads at the named arch's wave size and guard rules (arch_named throws
+// std::invalid_argument naming an unknown arch): launch_on("sm90", 1, 256).wave_size == 32.
+inline launch launch_on(std::string_view arch, int grid, int block) {
+  launch l;
+  l.grid = grid;
+  l.block = block;
+  apply_guard_rules(arch_named(arch), l);
+  return l;
 }
 
 }  // namespace tilesim::sim

@@ -1,4 +1,5 @@
-// tilesim/sim/runs/gemm_tile_run.hpp: the host side of the GEMM tile program: buffers, launch, reference.
+// tilesim/sim/runs/gemm_tile_run.hpp: the GEMM tile program on the simulator: buffers and launch (its operands and
+// host reference: kernel/gemm_tile/gemm_reference.hpp).
 //
 // DEFINITION. run_gemm(launch, params, a, b) puts A (m x k) in global slot 0 ("a"), B (n x k, K contiguous)
 // in slot 1 ("b") and C (m x n) filled with NaN in slot 2 ("c"), points params.a/b/c at them and runs
@@ -25,23 +26,10 @@
 #include <vector>
 
 #include "sim/engine/engine.hpp"
+#include "kernel/gemm_tile/gemm_reference.hpp"
 #include "kernel/gemm_tile/gemm_tile.hpp"
 
 namespace tilesim::programs {
-
-// Workgroups of the problem: (m / M) * (n / N); throws std::invalid_argument when a split is not exact
-// (or the count passes 2^24, the engine's limit on threads anyway).
-inline int gemm_workgroups(const gemm_params& p) {
-  const bool positive = p.m >= 1 && p.n >= 1 && p.m_per_block >= 1 && p.n_per_block >= 1;
-  if (!positive || p.m % p.m_per_block != 0 || p.n % p.n_per_block != 0)
-    throw std::invalid_argument("gemm: m and n must be positive multiples of the block tile (m = " +
-                                std::to_string(p.m) + ", n = " + std::to_string(p.n) + ", M = " +
-                                std::to_string(p.m_per_block) + ", N = " + std::to_string(p.n_per_block) + ")");
-  const index_t tiles = (p.m / p.m_per_block) * (p.n / p.n_per_block);
-  if (tiles > (index_t{1} << 24))
-    throw std::invalid_argument("gemm: too many block tiles (" + std::to_string(tiles) + ")");
-  return static_cast<int>(tiles);
-}
 
 // One workgroup per block tile: gemm_launch(gemm_params{}, 256, 64) == {.grid = 1, .block = 256, .wave_size = 64}.
 inline sim::launch gemm_launch(const gemm_params& p, int block, int wave_size) {
@@ -50,29 +38,6 @@ inline sim::launch gemm_launch(const gemm_params& p, int block, int wave_size) {
   l.block = block;
   l.wave_size = wave_size;
   return l;
-}
-
-// `count` integers in [-2, 2] as floats, a fixed function of (index, seed): gemm_input(4, 0) == {-2, 2, -1, -1}.
-inline std::vector<float> gemm_input(index_t count, std::uint32_t seed) {
-  std::vector<float> v(static_cast<std::size_t>(count));
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    const std::uint32_t h = (static_cast<std::uint32_t>(i) * 2654435761u) ^ (seed * 40503u + 7u);
-    v[i] = static_cast<float>(static_cast<int>((h >> 7) % 5u) - 2);
-  }
-  return v;
-}
-
-// C = A * B^T on the host in double (exact for gemm_input operands), row-major m x n.
-inline std::vector<float> reference_gemm(const gemm_params& p, const std::vector<float>& a, const std::vector<float>& b) {
-  std::vector<float> c(static_cast<std::size_t>(p.m * p.n));
-  for (index_t i = 0; i < p.m; ++i)
-    for (index_t j = 0; j < p.n; ++j) {
-      double sum = 0;
-      for (index_t kk = 0; kk < p.k; ++kk)
-        sum += static_cast<double>(a[static_cast<std::size_t>(i * p.k + kk)]) * b[static_cast<std::size_t>(j * p.k + kk)];
-      c[static_cast<std::size_t>(i * p.n + j)] = static_cast<float>(sum);
-    }
-  return c;
 }
 
 // Runs gemm_tile over a (m x k) and b (n x k); throws std::invalid_argument when a size or the grid differs,

@@ -1,4 +1,5 @@
-// tilesim/sim/runs/mma_gemm_run.hpp: the host side of the matrix-core GEMM: fp16 operands, launch, reference.
+// tilesim/sim/runs/mma_gemm_run.hpp: the matrix-core GEMM on the simulator: buffers and launch (its fp16 operands
+// and host reference: kernel/mma_gemm/mma_gemm_reference.hpp).
 //
 // DEFINITION. run_mma_gemm(launch, params, a, b) puts A (m x k fp16 bits) in global slot 0 ("a"), B (n x k) in
 // slot 1 ("b") and C (m x n floats, NaN) in slot 2 ("c") and runs mma_gemm on the simulator.
@@ -24,15 +25,9 @@
 #include "sim/engine/engine.hpp"
 #include "sim/runs/gemm_tile_run.hpp"
 #include "kernel/mma_gemm/mma_gemm.hpp"
+#include "kernel/mma_gemm/mma_gemm_reference.hpp"
 
 namespace tilesim::programs {
-
-// Workgroups of the problem, (m / M) * (n / N); throws std::invalid_argument when a split is not exact.
-inline int mma_gemm_workgroups(const mma_gemm_params& p) {
-  gemm_params g;
-  g.m = p.m, g.n = p.n, g.m_per_block = p.m_per_block, g.n_per_block = p.n_per_block;
-  return gemm_workgroups(g);
-}
 
 // One workgroup per block tile, wave 32: mma_gemm_launch(mma_gemm_params{}, 256) == {.grid = 4, .block = 256}.
 inline sim::launch mma_gemm_launch(const mma_gemm_params& p, int block) {
@@ -41,29 +36,6 @@ inline sim::launch mma_gemm_launch(const mma_gemm_params& p, int block) {
   l.block = block;
   l.wave_size = 32;
   return l;
-}
-
-// `count` integers in [-2, 2] as fp16 bits (gemm_input's values): mma_gemm_input(2, 0) == {0xc000, 0x4000}.
-inline std::vector<std::uint16_t> mma_gemm_input(index_t count, std::uint32_t seed) {
-  const std::vector<float> v = gemm_input(count, seed);
-  std::vector<std::uint16_t> h(v.size());
-  for (std::size_t i = 0; i < v.size(); ++i) h[i] = integer_to_half(static_cast<int>(v[i]));
-  return h;
-}
-
-// C = A * B^T on the host in double from the fp16 bits, row-major m x n (exact for mma_gemm_input operands).
-inline std::vector<float> reference_mma_gemm(const mma_gemm_params& p, const std::vector<std::uint16_t>& a,
-                                             const std::vector<std::uint16_t>& b) {
-  std::vector<float> c(static_cast<std::size_t>(p.m * p.n));
-  for (index_t i = 0; i < p.m; ++i)
-    for (index_t j = 0; j < p.n; ++j) {
-      double sum = 0;
-      for (index_t kk = 0; kk < p.k; ++kk)
-        sum += static_cast<double>(half_to_float(a[static_cast<std::size_t>(i * p.k + kk)])) *
-               half_to_float(b[static_cast<std::size_t>(j * p.k + kk)]);
-      c[static_cast<std::size_t>(i * p.n + j)] = static_cast<float>(sum);
-    }
-  return c;
 }
 
 // Runs mma_gemm over a (m x k) and b (n x k); std::invalid_argument when a size or the grid differs.

@@ -4,7 +4,12 @@
 
 #include <sstream>
 
-#include "examples/copy_case.hpp"
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/engine/arch_launch.hpp"
 #include "sim/runs/copy_run.hpp"
 #include "sim/report/program_report.hpp"
 #include "sim/synth/synth.hpp"
@@ -53,10 +58,26 @@ lds_layout layout_of(const programs::copy_params& p, const sim::arch_table& a) {
   return l;
 }
 
+// The copy program's LDS store and read-back wavefronts (the read back per lane or through ldmatrix), run in the
+// engine on one workgroup of `threads` at arch: engine_lds("gfx942", <128 x 32, ck_xor, mfma read>) == {64, 64}.
+std::pair<long long, long long> engine_lds(const std::string& arch, const programs::copy_params& p, int threads = 256) {
+  const sim::launch l = sim::launch_on(arch, 1, threads);
+  const std::vector<std::uint16_t> input = programs::copy_input<std::uint16_t>(programs::copy_elements(l, p));
+  const sim::run_result run = programs::run_copy<std::uint16_t>(l, p, input);
+  CHECK(run.memory.get<std::uint16_t>(1) == input);
+  const sim::program_report rep = sim::make_program_report(sim::arch_named(arch), run);
+  std::pair<long long, long long> lds{0, 0};
+  for (const sim::instruction_report& i : rep.instructions) {
+    if (i.label == "lds store") lds.first = i.wavefronts;
+    else if (i.label == "lds load" || i.label == "ldmatrix") lds.second = i.wavefronts;
+  }
+  return lds;
+}
+
 }  // namespace
 
 TEST_CASE("law: a side priced under a layout costs what the copy program costs in the engine (every lds-index-swap and cute-swizzle case)") {
-  std::vector<examples::copy_case> cases;
+  std::vector<std::pair<std::string, programs::copy_params>> cases;  // (arch, params)
   programs::copy_params p;
   p.rows = 128;
   p.cols = 32;
@@ -69,7 +90,7 @@ TEST_CASE("law: a side priced under a layout costs what the copy program costs i
         p.ck_order = order;
         p.lane_rows = std::string(arch) == "sm90" ? 16 : 32;
         p.ck_banks = std::string(arch) == "gfx950" ? 64 : 32;
-        cases.push_back({"case", arch, p, 256});
+        cases.push_back({arch, p});
       }
   p.cols = 64;
   p.layout = programs::copy_lds_layout::cute_swizzle;
@@ -78,19 +99,20 @@ TEST_CASE("law: a side priced under a layout costs what the copy program costs i
   for (int bits : {1, 2, 3}) {
     p.swizzle_bits = bits;
     p.lane_rows = 16;
-    cases.push_back({"case", "sm90", p, 256});
+    cases.push_back({"sm90", p});
   }
   p.read = programs::copy_read_order::lanes_down_rows;
-  cases.push_back({"case", "gfx942", p, 256});
-  for (const examples::copy_case& c : cases) {
-    const synth_request r = copy_request(c.arch, c.params);
-    const lds_layout l = layout_of(c.params, *r.arch);
+  cases.push_back({"gfx942", p});
+  for (const auto& [arch, params] : cases) {
+    const synth_request r = copy_request(arch, params);
+    const lds_layout l = layout_of(params, *r.arch);
     const std::vector<index_t> off = layout_offsets(l);
-    const examples::copy_lds_cost engine = examples::price_copy_case(c);
-    CAPTURE(c.arch);
-    CAPTURE(l.name());
-    CHECK(price_side(*r.arch, r.tile, r.writer, off).wavefronts == engine.store);
-    CHECK(price_side(*r.arch, r.tile, r.reader, off).wavefronts == engine.load);
+    const std::pair<long long, long long> engine = engine_lds(arch, params);
+    const std::string name = l.name();
+    CAPTURE(arch);
+    CAPTURE(name);
+    CHECK(price_side(*r.arch, r.tile, r.writer, off).wavefronts == engine.first);
+    CHECK(price_side(*r.arch, r.tile, r.reader, off).wavefronts == engine.second);
   }
 }
 
@@ -211,7 +233,7 @@ TEST_CASE("law: an fp32 side priced under a synthesized layout costs what the fp
   p.swizzle_bits = 1;
   p.swizzle_base = 4;
   p.swizzle_shift = 2;
-  const sim::launch l = examples::launch_on("sm90", 1, 256);
+  const sim::launch l = sim::launch_on("sm90", 1, 256);
   const std::vector<float> input = programs::copy_input<float>(programs::copy_elements(l, p));
   const sim::run_result run = programs::run_copy<float>(l, p, input);
   CHECK(run.memory.get<float>(1) == input);

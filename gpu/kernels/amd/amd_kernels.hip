@@ -5,7 +5,7 @@
 // through run_program (gpu/runtime/device_context.hpp, whose wave size on AMD is __AMDGCN_WAVEFRONT_SIZE = 64), so
 // every encoding, descriptor and window folds to constants and each lane vector is one ds_/global_
 // instruction of its width (gpu/runtime/vector_access.hpp). There is no AMD GPU here and no host runner: hipcc
-// compiles this file for gfx90a and gfx940 (gpu/kernels/amd/meson.build), and gpu/kernels/amd/amd_kernels.test.cpp reads the
+// compiles this file for gfx90a and gfx940 (gpu/kernels/amd/meson.build), and examples/amd_kernels.test.cpp reads the
 // device assembly. Each kernel is emitted because kernel_addresses() takes its address (the way a launch would),
 // which instantiates it in the host and the device pass alike; the table is never called.
 //

@@ -15,7 +15,7 @@
 //   examples/morton's gfx942 cases (morton_case_table entries 4-7, by morton_case_shape);
 //   examples/conv's gfx942 cases (conv_shapes.hpp's conv_example_shape at wave 64: every mode, both problems).
 // find_shape and with_compiled_shape (gpu/kernels/compiled_shapes.hpp) work on these tables as on the sm90 ones;
-// gpu/kernels/amd/amd_kernels.test.cpp checks that every gfx90a/gfx942 example case has an entry here.
+// examples/amd_kernels.test.cpp checks that every gfx90a/gfx942 example case has an entry here.
 //
 // WORKED EXAMPLE. examples/lds_index_swap's "ck-xor 2025, mfma read" on gfx942 is copy_params{128 x 32, v8,
 // ck_xor, gemm_operand, lane_rows 32, (L, K0) order} on one workgroup of 256: find_shape(amd_copy_fp16_shapes,

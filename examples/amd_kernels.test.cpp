@@ -1,4 +1,4 @@
-// tilesim/gpu/kernels/amd/amd_kernels.test.cpp: hipcc's AMD assembly of every compiled AMD kernel, held to the simulator.
+// tilesim/examples/amd_kernels.test.cpp: hipcc's AMD assembly of every compiled AMD kernel, held to the simulator.
 //
 // DEFINITION. gpu/kernels/amd/meson.build compiles gpu/kernels/amd/amd_kernels.hip (one kernel per wave-64 launch shape of
 // gpu/kernels/amd/amd_shapes.hpp, each a program on constant<shape>) with hipcc for gfx90a and gfx940, and keeps the
