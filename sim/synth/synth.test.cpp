@@ -103,7 +103,9 @@ TEST_CASE("law: a side priced under a layout costs what the copy program costs i
   }
   p.read = programs::copy_read_order::lanes_down_rows;
   cases.push_back({"gfx942", p});
-  for (const auto& [arch, params] : cases) {
+  for (const auto& c : cases) {
+    const std::string& arch = c.first;  // not a structured binding: clang 14's CAPTURE cannot name one
+    const programs::copy_params& params = c.second;
     const synth_request r = copy_request(arch, params);
     const lds_layout l = layout_of(params, *r.arch);
     const std::vector<index_t> off = layout_offsets(l);
