@@ -1,7 +1,7 @@
 // tilesim/sim/wave_access.hpp: one wave-level memory instruction, the unit every memory model prices.
 //
-// DEFINITION. When a tile program runs, each lane makes its own memory accesses. The k-th access of every
-// lane of one wave forms one wave-level instruction: a width (bytes per lane), a kind (load or store), an
+// DEFINITION. When a tile program runs, each lane makes its own memory accesses. The lanes of one wave that
+// make the same access (same program site, same time: sim/engine/grouping.hpp) form one wave-level instruction: a width (bytes per lane), a kind (load or store), an
 // address space (LDS/shared or global) and one byte address per lane, `no_address` for a lane that takes no
 // part (inactive, diverged, or masked). The pattern files of `tilesim bank` / `tilesim global` are exactly
 // this record written one per line: `NAME WIDTH OP OFF_0 ... OFF_{n-1}` with 4294967295 for `no_address`.

@@ -10,13 +10,14 @@
 namespace tilesim::sim {
 
 element_range access_recorder::record_any(const buffer_ref& b, access_kind kind, index_t offset, index_t n, bool valid,
-                                      bool atomic) {
+                                          bool atomic, access_site site) {
   if (n <= 0) return {};
   const index_t eb = b.element_bytes;
   const bool followed = offset > -tracked_range && offset < tracked_range && n <= max_elements;
   lane_access a;
   a.buffer = b.id;
   a.label = label_;
+  a.site = site;
   a.interval = interval_;
   a.kind = kind;
   a.space = b.space;
@@ -61,13 +62,14 @@ element_range access_recorder::record_any(const buffer_ref& b, access_kind kind,
 }
 
 bool access_recorder::record_common(const buffer_ref& b, access_kind kind, index_t base,
-                                    std::span<const index_t> offsets, index_t n, std::span<const unsigned char> valid) {
+                                    std::span<const index_t> offsets, index_t n, std::span<const unsigned char> valid,
+                                    access_site site) {
   const common_offsets ok = common(b, n);
   for (std::size_t i = 0; i < offsets.size(); ++i)
     if ((!valid.empty() && valid[i] == 0) || !ok.holds(b, base + offsets[i])) return false;
   if (offsets.empty()) return true;
   const auto width = static_cast<address_t>(n * b.element_bytes);
-  grouper_->add_run(lane_, common_access(b, kind, address_of(b, base + offsets[0]), n, false), offsets.size(),
+  grouper_->add_run(lane_, common_access(b, kind, address_of(b, base + offsets[0]), n, false, site), offsets.size(),
                     [&](std::size_t i) { return address_of(b, base + offsets[i]); });
   detail::interval_touches& t = *touches_;
   if (kind == access_kind::load && b.space == memory_space::lds) {  // a run of reads, kept compact

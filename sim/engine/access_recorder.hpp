@@ -54,11 +54,12 @@ class access_recorder {
  public:
   // Logs one vector access of n elements at element `offset`; returns which of them move. Inline for the common
   // access (valid, inside its buffer, naturally aligned, in a running workgroup); record_any takes every other.
+  // `site` is the program's call that made it (lane_access.hpp).
   [[gnu::always_inline]] element_range record(const buffer_ref& b, access_kind kind, index_t offset, index_t n, bool valid,
-                                              bool atomic) {
-    if (!valid || !common(b, n).holds(b, offset)) return record_any(b, kind, offset, n, valid, atomic);
+                                              bool atomic, access_site site = {}) {
+    if (!valid || !common(b, n).holds(b, offset)) return record_any(b, kind, offset, n, valid, atomic, site);
     const address_t address = address_of(b, offset);
-    grouper_->add(lane_, common_access(b, kind, address, n, atomic));
+    grouper_->add(lane_, common_access(b, kind, address, n, atomic, site));
     const auto width = static_cast<address_t>(n * b.element_bytes);
     add_touch(*touches_, b, kind == access_kind::store, atomic, address, address + width);
     return {0, n};
@@ -68,9 +69,10 @@ class access_recorder {
   // (all its elements move); returns false, having logged nothing, when one is not (the caller then records them
   // one by one). One call for a tile window's accesses: the checks and the lane_access are set up once.
   bool record_common(const buffer_ref& b, access_kind kind, index_t base, std::span<const index_t> offsets, index_t n,
-                     std::span<const unsigned char> valid);
+                     std::span<const unsigned char> valid, access_site site = {});
   // record's general case: any access, with its bounds and alignment checks and reports.
-  element_range record_any(const buffer_ref& b, access_kind kind, index_t offset, index_t n, bool valid, bool atomic);
+  element_range record_any(const buffer_ref& b, access_kind kind, index_t offset, index_t n, bool valid, bool atomic,
+                           access_site site = {});
 
   int block() const { return block_; }
   int thread() const { return thread_; }
@@ -113,8 +115,10 @@ class access_recorder {
     return b.base + static_cast<address_t>(offset * b.element_bytes);
   }
   // The lane_access of a common access of n elements at `address`; it carries the arithmetic stated since the last.
-  lane_access common_access(const buffer_ref& b, access_kind kind, address_t address, index_t n, bool atomic) {
+  lane_access common_access(const buffer_ref& b, access_kind kind, address_t address, index_t n, bool atomic,
+                            access_site site) {
     lane_access a;
+    a.site = site;
     a.address = address;
     a.buffer = b.id;
     a.label = label_;

@@ -6,10 +6,10 @@
 //                      the buffer, the byte range and both labels. Two atomic adds do not race.
 //   bounds_error       a valid access with elements outside its buffer: thread, lane, buffer, byte offset
 //   misaligned_access  a valid access whose address is not a multiple of its natural alignment
-//   ambiguity          lanes of a wave whose k-th access in an interval differ in label, width, kind or
-//                      space, so grouping them into one instruction is a guess: which lanes did what
-//   divergence         lanes of a wave that made different numbers of accesses in an interval (their
-//                      instruction shows no_address for the lanes that ran out)
+//   ambiguity          lanes of a wave that made the same accesses in orders no one issue order explains
+//                      (grouping.hpp's ORDER), so the instruction's place is a guess: which lanes did what
+//   divergence         lanes of a wave that made different numbers of instructions in an interval (each
+//                      instruction shows no_address for the lanes whose path did not reach it)
 //   barrier_mismatch   threads that met at one barrier from different source lines
 // Findings that stop the run (a program threw, a barrier some threads never reach) are a run_error.
 //

@@ -1,9 +1,10 @@
-// tilesim/sim/engine/grouping.cpp: k-th access per lane -> one wave instruction, with divergence and ambiguity.
+// tilesim/sim/engine/grouping.cpp: lanes' accesses -> wave instructions by site and occurrence (reconvergence), divergence, ambiguity.
 #include "sim/engine/grouping.hpp"
 
 #include <algorithm>
 #include <map>
 #include <stdexcept>
+#include <tuple>
 
 namespace tilesim::sim {
 
@@ -26,12 +27,6 @@ std::string signature(const lane_access& a, std::uint32_t width, const std::vect
   return access_description(labels[static_cast<std::size_t>(a.label)], width, a.space, a.kind, a.atomic);
 }
 
-// A lane's walk through its accesses of one interval, piece by piece.
-struct lane_cursor {
-  std::size_t access = 0, end = 0;
-  std::uint32_t piece = 0;
-  bool done() const { return access >= end; }
-};
 
 }  // namespace
 
@@ -78,6 +73,33 @@ grouping group_accesses(const std::vector<const std::vector<lane_access>*>& thre
   return g;
 }
 
+namespace {
+
+// What makes two lane accesses the same instruction, and which occurrence and piece of it a lane's piece is.
+struct piece_key {
+  const char* file = nullptr;
+  std::int32_t line = 0;
+  std::int32_t label = 0;
+  std::uint32_t width = 0;  // the whole access's
+  int kind = 0, space = 0;
+  bool atomic = false, matrix_load = false;
+  std::uint64_t occurrence = 0;
+  std::uint32_t piece = 0;
+  auto tied() const {
+    return std::tuple(reinterpret_cast<std::uintptr_t>(file), line, label, width, kind, space, atomic, matrix_load,
+                      occurrence, piece);
+  }
+  bool operator<(const piece_key& o) const { return tied() < o.tied(); }
+};
+
+// One lane's piece: which access and piece of the lane it is.
+struct lane_piece {
+  std::size_t access = 0;
+  std::uint32_t piece = 0;
+};
+
+}  // namespace
+
 void group_interval(const std::vector<std::span<const lane_access>>& threads, int block, int wave_size, int interval,
                     int split_bytes, const std::vector<std::string>& labels, const std::vector<alu_work>& tails,
                     grouping& g, bool empty_instructions_issue) {
@@ -90,67 +112,131 @@ void group_interval(const std::vector<std::span<const lane_access>>& threads, in
     const int first = w * wave_size;
     const int lanes = std::min(wave_size, n - first);
     wave_record& rec = g.waves[static_cast<std::size_t>(w)];
+    auto lane_accesses = [&](int l) -> std::span<const lane_access> { return threads[static_cast<std::size_t>(first + l)]; };
     alu_work tail;
     for (int l = 0; l < lanes && !tails.empty(); ++l)
       for (int op = 0; op < alu_op_count; ++op) tail[op] = std::max(tail[op], tails[static_cast<std::size_t>(first + l)][op]);
+
+    // Every lane's pieces, keyed; the instructions are the distinct keys, each with its lanes (in lane order).
+    std::map<piece_key, int> row_of;
+    std::vector<piece_key> row_key;
+    std::vector<std::vector<int>> members;                    // per row: its lanes
+    std::vector<std::vector<lane_piece>> member_piece;        // per row: each member's piece
+    std::vector<std::vector<int>> chain(static_cast<std::size_t>(lanes));  // per lane: its rows in order
+    for (int l = 0; l < lanes; ++l) {
+      std::map<piece_key, std::uint64_t> seen;  // (key without occurrence and piece) -> accesses so far
+      const std::span<const lane_access> acc = lane_accesses(l);
+      for (std::size_t i = 0; i < acc.size(); ++i) {
+        const lane_access& a = acc[i];
+        piece_key k{a.site.file, a.site.line, a.label, a.width, static_cast<int>(a.kind), static_cast<int>(a.space),
+                    a.atomic, a.matrix_load, 0, 0};
+        const std::uint64_t occurrence = seen[k]++;
+        for (std::uint32_t p = 0; p < pieces(a, split_bytes); ++p) {
+          piece_key kp = k;
+          kp.occurrence = occurrence;
+          kp.piece = p;
+          auto [it, added] = row_of.emplace(kp, static_cast<int>(row_key.size()));
+          if (added) {
+            row_key.push_back(kp);
+            members.emplace_back();
+            member_piece.emplace_back();
+          }
+          members[static_cast<std::size_t>(it->second)].push_back(l);
+          member_piece[static_cast<std::size_t>(it->second)].push_back({i, p});
+          chain[static_cast<std::size_t>(l)].push_back(it->second);
+        }
+      }
+    }
+    // The chase (grouping.hpp's ORDER), step by step.
+    std::vector<bool> emitted(row_key.size(), false);
+    std::vector<std::size_t> pos(static_cast<std::size_t>(lanes), 0);
+    auto next = [&](int l) {  // lane l's first row not issued yet, -1 when none is left
+      std::vector<int>& c = chain[static_cast<std::size_t>(l)];
+      std::size_t& p = pos[static_cast<std::size_t>(l)];
+      while (p < c.size() && emitted[static_cast<std::size_t>(c[p])]) ++p;
+      return p < c.size() ? c[p] : -1;
+    };
+    auto describe_row = [&](int r) {
+      const lane_piece& lp = member_piece[static_cast<std::size_t>(r)][0];
+      const lane_access& a = lane_accesses(members[static_cast<std::size_t>(r)][0])[lp.access];
+      return signature(a, piece_width(a, lp.piece, split_bytes), labels);
+    };
     alu_work carried;  // arithmetic of instructions left out (no active lane), for the next one made
-    std::vector<lane_cursor> cur(static_cast<std::size_t>(lanes));
-    std::vector<std::uint64_t> counts(static_cast<std::size_t>(lanes));  // pieces per lane, counted as they group
-    for (int l = 0; l < lanes; ++l) cur[static_cast<std::size_t>(l)] = {0, threads[static_cast<std::size_t>(first + l)].size(), 0};
+    auto continues = [&](int r) {  // an earlier occurrence of r's key was issued
+      piece_key k = row_key[static_cast<std::size_t>(r)];
+      for (std::uint64_t o = 0; o < row_key[static_cast<std::size_t>(r)].occurrence; ++o) {
+        k.occurrence = o;
+        for (k.piece = 0; row_of.count(k); ++k.piece)
+          if (emitted[static_cast<std::size_t>(row_of.at(k))]) return true;
+      }
+      return false;
+    };
     for (int position = 0;; ++position) {
-      int ref = -1;
-      for (int l = 0; l < lanes && ref < 0; ++l)
-        if (!cur[static_cast<std::size_t>(l)].done()) ref = l;
-      if (ref < 0) break;
-      const lane_cursor& rc = cur[static_cast<std::size_t>(ref)];
-      const lane_access& r = threads[static_cast<std::size_t>(first + ref)][rc.access];
-      const std::uint32_t rw = piece_width(r, rc.piece, split_bytes);
+      int low = -1, looping = -1;
+      for (int l = 0; l < lanes; ++l)
+        if (next(l) >= 0) {
+          if (low < 0) low = l;
+          if (continues(next(l))) {
+            looping = l;
+            break;
+          }
+        }
+      if (low < 0) break;
+      int r = next(looping >= 0 ? looping : low);
+      std::vector<int> passed;
+      bool conflict = false;
+      for (;;) {
+        passed.push_back(r);
+        int waiting = -1;
+        for (int m : members[static_cast<std::size_t>(r)])
+          if (next(m) != r) {
+            waiting = m;
+            break;
+          }
+        if (waiting < 0) break;
+        const int earlier = next(waiting);
+        if (std::find(passed.begin(), passed.end(), earlier) != passed.end()) {
+          r = earlier;
+          conflict = true;
+          break;
+        }
+        r = earlier;
+      }
+      const auto ri = static_cast<std::size_t>(r);
+      if (conflict) {  // lanes grouped by what they still had to issue before this instruction
+        std::map<std::string, std::vector<int>> by_what;
+        const std::string here = describe_row(r);
+        for (int m : members[ri]) {
+          const int e = next(m);
+          by_what[e == r ? here : here + ", issued before their " + describe_row(e)].push_back(m);
+        }
+        ambiguity amb{block, w, interval, position, {}};
+        for (auto& [what, ids] : by_what) amb.lanes.push_back({what, std::move(ids)});
+        g.ambiguities.push_back(std::move(amb));
+      }
+      emitted[ri] = true;
+      const lane_access& r0 = lane_accesses(members[ri][0])[member_piece[ri][0].access];
       wave_instruction ins;
-      ins.access = {labels[static_cast<std::size_t>(r.label)], r.kind, r.space, static_cast<int>(rw),
+      ins.access = {labels[static_cast<std::size_t>(r0.label)], r0.kind, r0.space,
+                    static_cast<int>(piece_width(r0, row_key[ri].piece, split_bytes)),
                     std::vector<address_t>(static_cast<std::size_t>(wave_size), no_address)};
       ins.interval = interval;
       ins.position = position;
-      ins.buffer = r.buffer;
-      ins.atomic = r.atomic;
-      ins.matrix_load = r.matrix_load;
-      bool agree = true;
+      ins.buffer = r0.buffer;
+      ins.atomic = r0.atomic;
+      ins.matrix_load = r0.matrix_load;
       bool any_active = false;
-      for (int l = ref; l < lanes; ++l) {
-        lane_cursor& c = cur[static_cast<std::size_t>(l)];
-        if (c.done()) continue;
-        const lane_access& a = threads[static_cast<std::size_t>(first + l)][c.access];
-        const std::uint32_t aw = piece_width(a, c.piece, split_bytes);
-        agree = agree && a.label == r.label && a.kind == r.kind && a.space == r.space && aw == rw &&
-                a.atomic == r.atomic && a.matrix_load == r.matrix_load;
+      for (std::size_t j = 0; j < members[ri].size(); ++j) {
+        const int l = members[ri][j];
+        const lane_piece lp = member_piece[ri][j];
+        const lane_access& a = lane_accesses(l)[lp.access];
         if (a.buffer != ins.buffer) ins.buffer = -1;
-        if (c.piece == 0)
+        if (lp.piece == 0)
           for (int op = 0; op < alu_op_count; ++op) ins.alu_before[op] = std::max(ins.alu_before[op], a.alu_before[op]);
         any_active = any_active || a.active;
         if (a.active && a.address != no_address)
-          ins.access.address[static_cast<std::size_t>(l)] = a.address + static_cast<address_t>(c.piece) *
-                                                                            static_cast<address_t>(split_bytes);
-      }
-      if (!agree) {
-        std::map<std::string, std::vector<int>> by_signature;
-        for (int l = ref; l < lanes; ++l) {
-          const lane_cursor& c = cur[static_cast<std::size_t>(l)];
-          if (c.done()) continue;
-          const lane_access& a = threads[static_cast<std::size_t>(first + l)][c.access];
-          by_signature[signature(a, piece_width(a, c.piece, split_bytes), labels)].push_back(l);
-        }
-        ambiguity amb{block, w, interval, position, {}};
-        for (auto& [what, ids] : by_signature) amb.lanes.push_back({what, std::move(ids)});
-        g.ambiguities.push_back(std::move(amb));
-      }
-      for (int l = ref; l < lanes; ++l) {  // advance every lane that took part by one piece
-        lane_cursor& c = cur[static_cast<std::size_t>(l)];
-        if (c.done()) continue;
-        ++counts[static_cast<std::size_t>(l)];
-        const lane_access& a = threads[static_cast<std::size_t>(first + l)][c.access];
-        if (++c.piece >= pieces(a, split_bytes)) {
-          c.piece = 0;
-          ++c.access;
-        }
+          ins.access.address[static_cast<std::size_t>(l)] =
+              a.address + static_cast<address_t>(lp.piece) * static_cast<address_t>(split_bytes);
       }
       if (!any_active && !empty_instructions_issue) {  // not issued: its arithmetic goes with the next one
         for (int op = 0; op < alu_op_count; ++op) carried[op] += ins.alu_before[op];
@@ -163,6 +249,8 @@ void group_interval(const std::vector<std::span<const lane_access>>& threads, in
     for (int op = 0; op < alu_op_count; ++op) tail[op] += carried[op];
     rec.alu_tail.push_back(tail);
     // Lanes that issued different numbers of instructions in the interval diverged.
+    std::vector<std::uint64_t> counts(static_cast<std::size_t>(lanes));
+    for (int l = 0; l < lanes; ++l) counts[static_cast<std::size_t>(l)] = chain[static_cast<std::size_t>(l)].size();
     if (auto d = divergence_of(block, w, interval, counts)) g.divergences.push_back(std::move(*d));
   }
 }

@@ -1,5 +1,6 @@
-// Laws of grouping.hpp through whole runs: the k-th access of each lane is one instruction; divergence and
-// ambiguity are reported; wide accesses split; masked lanes show no_address.
+// Laws of grouping.hpp through whole runs: lanes that make the same access (site, label, kind, width) for the same
+// time are one instruction (reconvergence by instruction, not by ordinal); divergence and ambiguity are reported;
+// wide accesses split; masked lanes show no_address.
 #include <doctest/doctest.h>
 
 #include <vector>
@@ -76,29 +77,104 @@ TEST_CASE("divergence: lanes 0-15 make an extra access: reported as such, and th
   CHECK(r.clean());
 }
 
-TEST_CASE("ambiguity: lanes that differ in label or width at one position are reported with their groups") {
+TEST_CASE("reconvergence: the two sides of an if/else are two instructions, even with the same label and width") {
   const run_result r = run({.block = 32, .wave_size = 32}, global_memory{}, [](thread_context& ctx) {
     auto lds = ctx.lds<float>(256);
-    if (ctx.lane() < 8) {
-      ctx.label("odd");
-      float v[2] = {1, 2};
-      lds.store(2 * ctx.lane(), 2, v, true);  // 8 bytes
-    } else {
-      ctx.label("even");
-      store_element(lds, 64 + ctx.lane(), 3.0f);  // 4 bytes
+    const float v = 1.0f;
+    if (ctx.lane() < 8)
+      lds.store(ctx.lane(), 1, &v, true);  // site A: lanes 0-7
+    else
+      lds.store(64 + ctx.lane(), 1, &v, true);  // site B: lanes 8-31
+    lds.store(128 + ctx.lane(), 1, &v, true);  // every lane
+  });
+  const workgroup_record& w = r.workgroups[0];
+  const std::vector<wave_instruction>& ins = w.waves[0].instructions;
+  REQUIRE(ins.size() == 3);
+  CHECK(ins[0].access.active_lanes() == 8);
+  CHECK(ins[0].access.address[0] == 0);
+  CHECK(ins[1].access.active_lanes() == 24);
+  CHECK(ins[1].access.address[8] == 4 * 72);
+  CHECK(ins[2].access.active_lanes() == 32);
+  CHECK(w.ambiguities.empty());
+  CHECK(w.divergences.empty());  // every lane made two instructions
+}
+
+TEST_CASE("reconvergence: a loop whose last step lanes 0-15 alone take, then stores every lane makes (a staged halo)") {
+  // i = s*32 + lane < 80 for s < 3: every lane loads in steps 0-1, lanes 0-15 in step 2; then each lane stores
+  // what it loaded. By ordinal, lanes 16-31's first store would have joined lanes 0-15's third load.
+  global_memory mem;
+  const int src = mem.add<float>("src", 96, 1.0f);
+  const run_result r = run({.block = 32, .wave_size = 32}, std::move(mem), [&](thread_context& ctx) {
+    auto g = ctx.global<float>(src);
+    auto lds = ctx.lds<float>(96);
+    float v[3] = {};
+    int loaded = 0;
+    for (int s = 0; s < 3; ++s) {
+      const index_t i = s * 32 + ctx.lane();
+      if (i < 80) g.load(i, 1, &v[loaded++], true);
+    }
+    for (int k = 0; k < loaded; ++k) lds.store(k * 32 + ctx.lane(), 1, &v[k], true);
+  });
+  const workgroup_record& w = r.workgroups[0];
+  CHECK(w.ambiguities.empty());
+  const std::vector<wave_instruction>& ins = w.waves[0].instructions;
+  REQUIRE(ins.size() == 6);
+  for (std::size_t k = 0; k < 3; ++k) {
+    CHECK(ins[k].access.space == memory_space::global);
+    CHECK(ins[k + 3].access.space == memory_space::lds);
+    CHECK(ins[k].access.active_lanes() == (k < 2 ? 32 : 16));
+    CHECK(ins[k + 3].access.active_lanes() == ins[k].access.active_lanes());
+  }
+  CHECK(ins[5].access.address[0] == 4 * 64);
+  CHECK(ins[5].access.address[16] == no_address);
+}
+
+TEST_CASE("reconvergence: an early exit and a data-dependent trip count group by site and occurrence") {
+  const run_result r = run({.block = 4, .wave_size = 4}, global_memory{}, [](thread_context& ctx) {
+    auto lds = ctx.lds<float>(64);
+    const float v = 1.0f;
+    for (index_t k = 0; k <= ctx.lane(); ++k) lds.store(16 * k + ctx.lane(), 1, &v, true);  // lane l: l+1 steps
+    if (ctx.lane() == 3) return;
+    lds.store(48 + ctx.lane(), 1, &v, true);
+  });
+  const workgroup_record& w = r.workgroups[0];
+  const std::vector<wave_instruction>& ins = w.waves[0].instructions;
+  REQUIRE(ins.size() == 5);
+  CHECK(ins[0].access.address == std::vector<address_t>{0, 4, 8, 12});
+  CHECK(ins[1].access.address == std::vector<address_t>{no_address, 68, 72, 76});
+  CHECK(ins[2].access.address == std::vector<address_t>{no_address, no_address, 136, 140});
+  CHECK(ins[3].access.address == std::vector<address_t>{no_address, no_address, no_address, 204});  // still looping
+  CHECK(ins[4].access.address == std::vector<address_t>{192, 196, 200, no_address});  // after the loop
+  CHECK(w.ambiguities.empty());
+  REQUIRE(w.divergences.size() == 1);
+  CHECK(describe(w.divergences[0]) ==
+        "divergent lanes in block 0 wave 0 interval 0: lanes 0: 2 instructions; lanes 1: 3 instructions; "
+        "lanes 2-3: 4 instructions");
+}
+
+TEST_CASE("ambiguity: lanes that take an if/else's sides in different loop steps have no one issue order: reported") {
+  // Lane 0 stores at X then Y; lane 1 at Y then X (the sides swap between steps): X's first occurrence and Y's
+  // first occurrence are each behind the other in some lane.
+  const run_result r = run({.block = 2, .wave_size = 2}, global_memory{}, [](thread_context& ctx) {
+    auto lds = ctx.lds<float>(64);
+    const float v = 1.0f;
+    for (int step = 0; step < 2; ++step) {
+      ctx.label("swap");
+      if ((step + ctx.lane()) % 2 == 0)
+        lds.store(ctx.lane(), 1, &v, true);  // X
+      else
+        lds.store(32 + ctx.lane(), 1, &v, true);  // Y
     }
   });
   const workgroup_record& w = r.workgroups[0];
-  REQUIRE(w.waves[0].instructions.size() == 1);
-  CHECK(w.waves[0].instructions[0].access.label == "odd");  // lane 0's
-  CHECK(w.waves[0].instructions[0].access.width == 8);
+  REQUIRE(w.waves[0].instructions.size() == 2);
   REQUIRE(w.ambiguities.size() == 1);
   const ambiguity& a = w.ambiguities[0];
   CHECK(a.position == 0);
   REQUIRE(a.lanes.size() == 2);
   CHECK(describe(a) ==
-        "ambiguous grouping in block 0 wave 0 interval 0 instruction 0: lanes 8-31: label 'even', 4-byte lds store; "
-        "lanes 0-7: label 'odd', 8-byte lds store");
+        "ambiguous grouping in block 0 wave 0 interval 0 instruction 0: lanes 0: label 'swap', 4-byte lds store; "
+        "lanes 1: label 'swap', 4-byte lds store, issued before their label 'swap', 4-byte lds store");
 }
 
 TEST_CASE("split: a 32-byte lane access is two 16-byte instructions at +0 and +16 (split_bytes 16); one at split 0") {

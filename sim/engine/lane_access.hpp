@@ -37,6 +37,15 @@ struct alu_work {
   bool operator==(const alu_work&) const = default;
 };
 
+// Where in the program an access was made: the source line of the call (recording_buffer's load/store/add, a
+// tile window's load/store/update, ldmatrix) that made it. Lanes at the same site and label execute the same
+// instruction (grouping.hpp); {nullptr, 0} is one unnamed site. Compared by the file pointer (a literal).
+struct access_site {
+  const char* file = nullptr;
+  std::int32_t line = 0;
+  bool operator==(const access_site&) const = default;
+};
+
 struct lane_access {
   address_t address = no_address;  // the first byte the lane addressed
   address_t touch_begin = 0;       // bytes that moved: [touch_begin, touch_end) (empty: none)
@@ -52,6 +61,7 @@ struct lane_access {
   bool atomic = false;             // an add (read-modify-write, atomic on the GPU)
   bool matrix_load = false;        // an ldmatrix row (Nsight Compute counts these as op_ldsm, not op_ld)
   alu_work alu_before;             // arithmetic the thread stated since its previous access of the interval
+  access_site site;                // the call that made it
 
   bool touched() const { return touch_end > touch_begin; }
 };

@@ -47,44 +47,49 @@ class recording_buffer {
   // The thread's recorder (its thread_context); nullptr for a default-constructed handle.
   access_recorder* recorder() const { return recorder_; }
 
-  // out[0..n) = elements offset..offset+n-1; T{} outside the buffer or when !valid. One recorded access.
-  void load(index_t offset, index_t n, T* out, bool valid) const {
-    const element_range r = record(access_kind::load, offset, n, valid, false);
+  // out[0..n) = elements offset..offset+n-1; T{} outside the buffer or when !valid. One recorded access, at the
+  // caller's line (its site: lane_access.hpp; the builtins, as barrier's, for clang 14 with libstdc++ 12).
+  void load(index_t offset, index_t n, T* out, bool valid, const char* file = __builtin_FILE(),
+            int line = __builtin_LINE()) const {
+    const element_range r = record(access_kind::load, offset, n, valid, false, {file, line});
     for (index_t j = 0; j < n; ++j) out[j] = r.holds(j) ? data_[offset + j] : T{};
   }
   // Elements offset..offset+n-1 = in[0..n), where inside the buffer; nothing when !valid. One recorded access.
-  void store(index_t offset, index_t n, const T* in, bool valid) const {
-    const element_range r = record(access_kind::store, offset, n, valid, false);
+  void store(index_t offset, index_t n, const T* in, bool valid, const char* file = __builtin_FILE(),
+             int line = __builtin_LINE()) const {
+    const element_range r = record(access_kind::store, offset, n, valid, false, {file, line});
     for (index_t j = r.begin; j < r.end; ++j) data_[offset + j] = in[j];
   }
   // Elements += in[0..n), where inside the buffer; nothing when !valid. One recorded (atomic) access.
-  void add(index_t offset, index_t n, const T* in, bool valid) const {
-    const element_range r = record(access_kind::store, offset, n, valid, true);
+  void add(index_t offset, index_t n, const T* in, bool valid, const char* file = __builtin_FILE(),
+           int line = __builtin_LINE()) const {
+    const element_range r = record(access_kind::store, offset, n, valid, true, {file, line});
     for (index_t j = r.begin; j < r.end; ++j) data_[offset + j] += in[j];
   }
   // Loads offsets.size() vectors of n elements, vector i at element base + offsets[i] (valid[i]: its guard; valid
   // empty: all valid), recorded as that many calls of load would record them, and hands take(i, elements) each
   // vector's n elements where they lie, when every access is a common one (access_recorder::record_common);
-  // false, with nothing recorded or read, otherwise (the caller then loads them one by one).
+  // false, with nothing recorded or read, otherwise (the caller then loads them one by one). `site`: the program's
+  // call (a tile window's load), which the one-by-one loads must name too.
   template <class Take>
   bool load_common(index_t base, std::span<const index_t> offsets, index_t n, std::span<const unsigned char> valid,
-                   Take&& take) const {
-    if (!recorder_ || !recorder_->record_common(ref_, access_kind::load, base, offsets, n, valid)) return false;
+                   Take&& take, access_site site) const {
+    if (!recorder_ || !recorder_->record_common(ref_, access_kind::load, base, offsets, n, valid, site)) return false;
     for (std::size_t i = 0; i < offsets.size(); ++i) take(i, static_cast<const T*>(data_ + base + offsets[i]));
     return true;
   }
   // The same for stores: put(i, elements) writes vector i's n elements where they lie.
   template <class Put>
   bool store_common(index_t base, std::span<const index_t> offsets, index_t n, std::span<const unsigned char> valid,
-                    Put&& put) const {
-    if (!recorder_ || !recorder_->record_common(ref_, access_kind::store, base, offsets, n, valid)) return false;
+                    Put&& put, access_site site) const {
+    if (!recorder_ || !recorder_->record_common(ref_, access_kind::store, base, offsets, n, valid, site)) return false;
     for (std::size_t i = 0; i < offsets.size(); ++i) put(i, data_ + base + offsets[i]);
     return true;
   }
 
  private:
-  element_range record(access_kind kind, index_t offset, index_t n, bool valid, bool atomic) const {
-    return recorder_ ? recorder_->record(ref_, kind, offset, n, valid, atomic) : element_range{};
+  element_range record(access_kind kind, index_t offset, index_t n, bool valid, bool atomic, access_site site) const {
+    return recorder_ ? recorder_->record(ref_, kind, offset, n, valid, atomic, site) : element_range{};
   }
 
   access_recorder* recorder_ = nullptr;

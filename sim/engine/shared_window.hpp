@@ -289,10 +289,11 @@ struct shared_tile_window {
     full().for_each_access(f);
   }
 
-  // Loads this thread's elements into dst, as tile_window::load (CK semantics).
+  // Loads this thread's elements into dst, as tile_window::load (CK semantics); every access is at the caller's line.
   template <class T, index_t C>
-  void load(distributed_tensor<T, C>& dst) const {
+  void load(distributed_tensor<T, C>& dst, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
     require_room(dst);
+    const access_site site{file, line};
     const spec_window& p = shared->proto;
     std::memcpy(&dst.encoding, &p.encoding, sizeof(dst.encoding));
     const index_t n = p.traits.scalars_per_vector, stride = p.vector_d_stride_;
@@ -302,9 +303,9 @@ struct shared_tile_window {
     auto get = [&](index_t i, index_t offset, bool valid) {
       const index_t d = shared->d[static_cast<std::size_t>(i)];
       if constexpr (std::is_same_v<T, value_type>) {
-        if (stride == 1) return buffer.load(offset, n, &dst[d], valid);
+        if (stride == 1) return buffer.load(offset, n, &dst[d], valid, file, line);
       }
-      buffer.load(offset, n, vec, valid);
+      buffer.load(offset, n, vec, valid, file, line);
       for (index_t j = 0; j < n; ++j) dst[d + j * stride] = static_cast<T>(vec[j]);
     };
     // All accesses recorded at once: vector i's elements read where they lie.
@@ -314,7 +315,7 @@ struct shared_tile_window {
     };
     each_access(
         [&](index_t base, std::span<const index_t> offsets, std::span<const unsigned char> valid) {
-          return buffer.load_common(base, offsets, n, valid, take);
+          return buffer.load_common(base, offsets, n, valid, take, site);
         },
         get);
   }
@@ -326,8 +327,8 @@ struct shared_tile_window {
 
   // Stores this thread's elements from src, as tile_window::store.
   template <class T, index_t C>
-  void store(const distributed_tensor<T, C>& src) const {
-    write(src, memory_op::store);
+  void store(const distributed_tensor<T, C>& src, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
+    write(src, memory_op::store, {file, line});
   }
   template <class T, index_t C, class Report>
   void store(const distributed_tensor<T, C>& src, Report&& report) const {
@@ -335,8 +336,8 @@ struct shared_tile_window {
   }
   // Adds src into memory, as tile_window::update.
   template <class T, index_t C>
-  void update(const distributed_tensor<T, C>& src) const {
-    write(src, memory_op::update);
+  void update(const distributed_tensor<T, C>& src, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
+    write(src, memory_op::update, {file, line});
   }
   template <class T, index_t C, class Report>
   void update(const distributed_tensor<T, C>& src, Report&& report) const {
@@ -352,7 +353,7 @@ struct shared_tile_window {
   }
 
   template <class T, index_t C>
-  void write(const distributed_tensor<T, C>& src, memory_op op) const {
+  void write(const distributed_tensor<T, C>& src, memory_op op, access_site site) const {
     require_room(src);
     const spec_window& p = shared->proto;
     const index_t n = p.traits.scalars_per_vector, stride = p.vector_d_stride_;
@@ -366,9 +367,9 @@ struct shared_tile_window {
       if (from == vec)
         for (index_t j = 0; j < n; ++j) vec[j] = static_cast<value_type>(src[d + j * stride]);
       if (op == memory_op::store)
-        buffer.store(offset, n, from, valid);
+        buffer.store(offset, n, from, valid, site.file, site.line);
       else
-        buffer.add(offset, n, from, valid);
+        buffer.add(offset, n, from, valid, site.file, site.line);
     };
     // All stores recorded at once: vector i's elements written where they go.
     auto put_in_place = [&](std::size_t i, value_type* to) {
@@ -377,7 +378,7 @@ struct shared_tile_window {
     };
     each_access(
         [&](index_t base, std::span<const index_t> offsets, std::span<const unsigned char> valid) {
-          return op == memory_op::store && buffer.store_common(base, offsets, n, valid, put_in_place);
+          return op == memory_op::store && buffer.store_common(base, offsets, n, valid, put_in_place, site);
         },
         put);
   }

@@ -85,15 +85,16 @@ class thread_context : public access_recorder {
   }
 
   // ldmatrix (ldmatrix.hpp): lanes below 8 Count load their row (8 elements at `offset`, one recorded 16-byte
-  // access), then, once the wave has arrived, every lane receives its registers.
+  // access at the caller's line), then, once the wave has arrived, every lane receives its registers.
   template <int Count, bool Trans, class B>
-  ldmatrix_fragment<Count> ldmatrix(const B& lds, index_t offset) {
+  ldmatrix_fragment<Count> ldmatrix(const B& lds, index_t offset, const char* file = __builtin_FILE(),
+                                    int line = __builtin_LINE()) {
     static_assert(sizeof(typename B::value_type) == 2, "ldmatrix: elements are 16 bits");
     std::uint32_t row[4] = {};
     if (lane_ < 8 * Count) {
       typename B::value_type v[8] = {};
       matrix_load_ = true;
-      lds.load(offset, 8, v, true);
+      lds.load(offset, 8, v, true, file, line);
       matrix_load_ = false;
       std::memcpy(row, v, 16);
     }

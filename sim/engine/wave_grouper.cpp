@@ -1,4 +1,4 @@
-// tilesim/sim/engine/wave_grouper.cpp: rows of a wave's instruction table, filled lane access by lane access.
+// tilesim/sim/engine/wave_grouper.cpp: a wave's rows filled lane access by lane access; the chase that orders them.
 #include "sim/engine/wave_grouper.hpp"
 
 #include <algorithm>
@@ -12,62 +12,45 @@ namespace tilesim::sim {
 wave_grouper::wave_grouper(int lanes, int wave_size, int split_bytes, bool empty_instructions_issue,
                            const std::vector<std::string>* labels)
     : lanes_(lanes), wave_size_(wave_size), split_(split_bytes), empty_issue_(empty_instructions_issue),
-      labels_(labels), count_(static_cast<std::size_t>(std::max(lanes, 0)), 0) {
+      labels_(labels) {
   if (wave_size < 1 || lanes < 1 || lanes > wave_size)
     throw std::invalid_argument("wave_grouper: need 1 <= lanes <= wave_size (lanes = " + std::to_string(lanes) +
                                 ", wave_size = " + std::to_string(wave_size) + ")");
   if (split_bytes < 0 || (split_bytes & (split_bytes - 1)) != 0)
     throw std::invalid_argument("wave_grouper: split_bytes must be 0 or a power of two (split_bytes = " +
                                 std::to_string(split_bytes) + ")");
+  hint_.assign(static_cast<std::size_t>(lanes), -1);
+  chains_.resize(static_cast<std::size_t>(lanes));
 }
 
-void wave_grouper::add_rows(int lane, const lane_access& a, address_t address, bool with_alu) {
+std::size_t wave_grouper::find_slot(const key& k) {
+  for (std::size_t i = 0; i < used_; ++i)
+    if (slots_[i].k == k) return i;
+  if (used_ == slots_.size()) slots_.emplace_back();
+  slot& s = slots_[used_];
+  s.k = k;
   const auto split = static_cast<std::uint32_t>(split_);
-  const bool splits = split_ > 0 && a.width > split;
-  const std::uint32_t pieces = splits ? (a.width + split - 1) / split : 1;
-  std::uint64_t& count = count_[static_cast<std::size_t>(lane)];
-  for (std::uint32_t p = 0; p < pieces; ++p) {
-    const auto k = static_cast<std::size_t>(count + p);  // <= state_.size(): a lane's rows are 0, 1, 2, ...
-    const signature s{a.label, splits ? std::min(split, a.width - p * split) : a.width, a.kind, a.space, a.atomic,
-                      a.matrix_load};
-    if (k == state_.size()) {
-      state_.push_back({s, lane, 0, a.buffer, false, {},
-                        std::vector<address_t>(static_cast<std::size_t>(wave_size_), no_address)});
-    } else if (lane < state_[k].ref) {
-      take_reference(k, lane, s);
-    } else if (!(s == state_[k].sig)) {
-      exceptions_.push_back({k, lane, s});
-      ++state_[k].exceptions;
-    }
-    if (p == 0 && with_alu) merge_alu(state_[k], a.alu_before);
-    merge(state_[k], a, address, lane, p);
-  }
-  count += pieces;
+  s.pieces = split_ > 0 && k.sig.width > split ? (k.sig.width + split - 1) / split : 1;
+  s.occurrence.assign(static_cast<std::size_t>(lanes_), 0);
+  s.rows.clear();
+  return used_++;
 }
 
-void wave_grouper::take_reference(std::size_t row, int lane, const signature& s) {
-  row_state& r = state_[row];
-  if (!(s == r.sig)) {
-    // The lanes seen so far that agreed with the old reference now differ from the new one.
-    std::vector<bool> listed(static_cast<std::size_t>(lanes_), false);
-    for (const exception& e : exceptions_)
-      if (e.row == row) listed[static_cast<std::size_t>(e.lane)] = true;
-    for (int l = 0; l < lanes_; ++l)
-      if (l != lane && count_[static_cast<std::size_t>(l)] > row && !listed[static_cast<std::size_t>(l)]) {
-        exceptions_.push_back({row, l, r.sig});
-        ++r.exceptions;
-      }
-    // Those that did what the new reference did agree now.
-    const auto before = exceptions_.size();
-    std::erase_if(exceptions_, [&](const exception& e) { return e.row == row && e.sig == s; });
-    r.exceptions -= static_cast<int>(before - exceptions_.size());
-    r.sig = s;
-  }
-  r.ref = lane;
+void wave_grouper::make_row(slot& s, const lane_access& a, std::uint32_t p) {
+  const auto split = static_cast<std::uint32_t>(split_);
+  row_state& r = state_.emplace_back();
+  r.width = s.pieces > 1 ? std::min(split, a.width - p * split) : a.width;
+  r.slot = static_cast<std::uint32_t>(&s - slots_.data());
+  r.occurrence = static_cast<std::uint32_t>(s.rows.size() / s.pieces);
+  r.buffer = a.buffer;
+  r.address.assign(static_cast<std::size_t>(wave_size_), no_address);
+  s.rows.push_back(static_cast<std::uint32_t>(state_.size() - 1));
 }
 
-std::string wave_grouper::describe(const signature& s) const {
-  return access_description((*labels_)[static_cast<std::size_t>(s.label)], s.width, s.space, s.kind, s.atomic);
+std::string wave_grouper::describe(std::size_t row) const {
+  const row_state& r = state_[row];
+  const signature& s = slots_[r.slot].k.sig;
+  return access_description((*labels_)[static_cast<std::size_t>(s.label)], r.width, s.space, s.kind, s.atomic);
 }
 
 void wave_grouper::finish(int block, int wave, int interval, std::span<const alu_work> tails, wave_record& rec,
@@ -75,47 +58,103 @@ void wave_grouper::finish(int block, int wave, int interval, std::span<const alu
   alu_work tail;
   for (int l = 0; l < lanes_ && !tails.empty(); ++l)
     for (int op = 0; op < alu_op_count; ++op) tail[op] = std::max(tail[op], tails[static_cast<std::size_t>(l)][op]);
+  const std::size_t rows = state_.size();
+  const auto lanes = static_cast<std::size_t>(lanes_);
+  // Each row's lanes, in lane order (a lane is in a row at most once): counted, then placed.
+  member_begin_.assign(rows + 1, 0);
+  for (std::size_t l = 0; l < lanes; ++l)
+    for (const std::uint32_t r : chains_[l]) ++member_begin_[r + 1];
+  for (std::size_t r = 0; r < rows; ++r) member_begin_[r + 1] += member_begin_[r];
+  members_.resize(member_begin_[rows]);
+  pos_.assign(rows, 0);  // per row: members placed so far (then reused per lane below)
+  for (std::size_t l = 0; l < lanes; ++l)
+    for (const std::uint32_t r : chains_[l]) members_[member_begin_[r] + pos_[r]++] = static_cast<std::uint32_t>(l);
+  // The chase (grouping.hpp's ORDER).
+  emitted_.assign(rows, false);
+  pos_.assign(lanes, 0);
+  passed_stamp_.assign(rows, 0);
+  constexpr std::uint32_t none = ~std::uint32_t{0};
+  auto next = [&](std::size_t l) {  // lane l's first row not issued yet
+    const std::vector<std::uint32_t>& c = chains_[l];
+    std::uint32_t& p = pos_[l];
+    while (p < c.size() && emitted_[c[p]]) ++p;
+    return p < c.size() ? c[p] : none;
+  };
   alu_work carried;  // arithmetic of rows left out (no active lane), for the next one issued
-  rec.instructions.reserve(rec.instructions.size() + state_.size());
-  for (std::size_t k = 0; k < state_.size(); ++k) {
-    row_state& r = state_[k];
-    if (r.exceptions > 0) {
-      std::vector<const signature*> of_lane(static_cast<std::size_t>(lanes_), &r.sig);
-      for (const exception& e : exceptions_)
-        if (e.row == k) of_lane[static_cast<std::size_t>(e.lane)] = &e.sig;
-      std::map<std::string, std::vector<int>> by_signature;
-      for (int l = r.ref; l < lanes_; ++l)
-        if (count_[static_cast<std::size_t>(l)] > k) by_signature[describe(*of_lane[static_cast<std::size_t>(l)])].push_back(l);
-      ambiguity amb{block, wave, interval, static_cast<int>(k), {}};
-      for (auto& [what, ids] : by_signature) amb.lanes.push_back({what, std::move(ids)});
+  rec.instructions.reserve(rec.instructions.size() + rows);
+  for (std::size_t i = 0; i < used_; ++i) slots_[i].first_issued = none;
+  auto continues = [&](std::uint32_t r) { return slots_[state_[r].slot].first_issued < state_[r].occurrence; };
+  std::size_t low = 0;
+  for (std::uint32_t position = 0; position < rows; ++position) {
+    while (low < lanes && next(low) == none) ++low;
+    std::uint32_t r = next(low);  // some row is left, so some lane has one
+    for (std::size_t l = low; l < lanes; ++l)
+      if (const std::uint32_t n = next(l); n != none && continues(n)) {
+        r = n;
+        break;
+      }
+    bool conflict = false;
+    const std::uint32_t stamp = position + 1;
+    for (;;) {
+      passed_stamp_[r] = stamp;
+      std::uint32_t earlier = none;
+      for (std::uint32_t m = member_begin_[r]; m < member_begin_[r + 1]; ++m)
+        if (const std::uint32_t e = next(members_[m]); e != r) {
+          earlier = e;
+          break;
+        }
+      if (earlier == none) break;
+      r = earlier;
+      if (passed_stamp_[r] == stamp) {
+        conflict = true;
+        break;
+      }
+    }
+    if (conflict) {  // lanes grouped by what they still had to issue before this row
+      std::map<std::string, std::vector<int>> by_what;
+      const std::string here = describe(r);
+      for (std::uint32_t m = member_begin_[r]; m < member_begin_[r + 1]; ++m) {
+        const std::uint32_t e = next(members_[m]);
+        by_what[e == r ? here : here + ", issued before their " + describe(e)].push_back(static_cast<int>(members_[m]));
+      }
+      ambiguity amb{block, wave, interval, static_cast<int>(position), {}};
+      for (auto& [what, ids] : by_what) amb.lanes.push_back({what, std::move(ids)});
       ambiguities.push_back(std::move(amb));
     }
-    if (!r.active && !empty_issue_) {  // not issued: its arithmetic goes with the next one
-      for (int op = 0; op < alu_op_count; ++op) carried[op] += r.alu[op];
+    emitted_[r] = true;
+    row_state& row = state_[r];
+    std::uint32_t& first = slots_[row.slot].first_issued;
+    first = std::min(first, row.occurrence);
+    if (!row.active && !empty_issue_) {  // not issued: its arithmetic goes with the next one
+      for (int op = 0; op < alu_op_count; ++op) carried[op] += row.alu[op];
       continue;
     }
+    const signature& sig = slots_[row.slot].k.sig;
     wave_instruction& ins = rec.instructions.emplace_back();
-    ins.access = {(*labels_)[static_cast<std::size_t>(r.sig.label)], r.sig.kind, r.sig.space, static_cast<int>(r.sig.width),
-                  std::move(r.address)};
+    ins.access = {(*labels_)[static_cast<std::size_t>(sig.label)], sig.kind, sig.space, static_cast<int>(row.width),
+                  std::move(row.address)};
     ins.interval = interval;
-    ins.position = static_cast<int>(k);
-    ins.buffer = r.buffer;
-    ins.atomic = r.sig.atomic;
-    ins.matrix_load = r.sig.matrix_load;
-    for (int op = 0; op < alu_op_count; ++op) ins.alu_before[op] = r.alu[op] + carried[op];
+    ins.position = static_cast<int>(position);
+    ins.buffer = row.buffer;
+    ins.atomic = sig.atomic;
+    ins.matrix_load = sig.matrix_load;
+    for (int op = 0; op < alu_op_count; ++op) ins.alu_before[op] = row.alu[op] + carried[op];
     carried = {};
   }
   for (int op = 0; op < alu_op_count; ++op) tail[op] += carried[op];
   rec.alu_tail.push_back(tail);
   // Lanes that issued different numbers of instructions in the interval diverged.
-  if (auto d = divergence_of(block, wave, interval, count_)) divergences.push_back(std::move(*d));
+  std::vector<std::uint64_t> counts(lanes);
+  for (std::size_t l = 0; l < lanes; ++l) counts[l] = chains_[l].size();
+  if (auto d = divergence_of(block, wave, interval, counts)) divergences.push_back(std::move(*d));
   reset();
 }
 
 void wave_grouper::reset() {
   state_.clear();
-  exceptions_.clear();
-  std::fill(count_.begin(), count_.end(), 0);
+  used_ = 0;
+  std::fill(hint_.begin(), hint_.end(), -1);
+  for (std::vector<std::uint32_t>& c : chains_) c.clear();
 }
 
 }  // namespace tilesim::sim

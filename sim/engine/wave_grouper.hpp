@@ -1,27 +1,27 @@
 // tilesim/sim/engine/wave_grouper.hpp: a wave's instructions, made as its lanes record their accesses.
 //
 // DEFINITION. grouping.hpp defines a wave's instructions from each lane's list of accesses in one barrier interval:
-// the k-th access (piece, when split) of every lane is instruction k. A wave_grouper makes the same instructions
-// without the lists: each lane hands over its accesses one at a time (add(lane, access); add_run takes several of
-// one kind in a row), lanes in any interleaving that keeps each lane's own order (the fibers of a wave take turns
-// between shuffles), and the access goes straight into row count[lane] of the interval's table: its address into
-// that row's lane slot, its arithmetic into the row's per-class maximum. A row is a wave_instruction in the making;
-// its reference is the lowest lane seen in it (label, kind, space, width, atomicity and matrix_load are that
-// lane's), and lanes that did something else there are kept as exceptions (lane, signature), so a row agrees exactly
-// when it has none. finish() closes the interval: rows with no active lane are left out when empty instructions do
-// not issue (their arithmetic carried on), ambiguities come from the rows with exceptions and a divergence from the
-// lanes' row counts, all as group_interval makes them. There is no sort and no second pass over lane accesses: a
-// lane access costs a compare with its row's reference and a store of its address.
+// one instruction per (key, occurrence) some lane reached, the key being the access's site, label, kind, space,
+// width and atomicity, issued in the chase's order. A wave_grouper makes the same instructions without the lists:
+// each lane hands over its accesses one at a time (add(lane, access); add_run takes several of one kind in a row),
+// lanes in any interleaving that keeps each lane's own order (the fibers of a wave take turns between shuffles).
+// An access finds its key's slot (the lane's last slot or the one after it, the common case, else a search of the
+// interval's few slots); the slot keeps each lane's occurrence count and the rows made for it, so the access goes
+// straight into row rows[occurrence] (made when the lane is the first there): its address into the lane's slot,
+// its arithmetic into the row's per-class maximum; the lane's chain notes the row. finish() closes the interval:
+// the chase over the lanes' chains orders the rows, rows with no active lane are left out when empty instructions
+// do not issue (their arithmetic carried on), ambiguities come from the chase's conflicts and a divergence from
+// the lanes' row counts, all as group_interval makes them. A lane access costs a key compare, an index and a store.
 //
-// WORKED EXAMPLE (wave of 4, split 16): lane 1 records a 4-byte store at 4 (row 0 made, reference lane 1), then
-// lane 0 a 4-byte store at 0 (row 0's reference becomes lane 0, same signature), then lane 0 a 32-byte load at 64
-// (rows 1 and 2: 16 bytes at 64 and 80); finish(): three instructions, {0, 4, -, -}, {64, -, -, -}, {80, -, -, -},
-// and a divergence: lane 0 "3 instructions", lane 1 "1 instruction", lanes 2-3 "0 instructions".
+// WORKED EXAMPLE (wave of 4, split 16, one site): lane 1 records a 4-byte store at 4 (slot 0, row 0 made), then
+// lane 0 a 4-byte store at 0 (slot 0, occurrence 0: row 0), then lane 0 a 32-byte load at 64 (slot 1, rows 1 and
+// 2: 16 bytes at 64 and 80); finish(): three instructions, {0, 4, -, -}, {64, -, -, -}, {80, -, -, -}, and a
+// divergence: lane 0 "3 instructions", lane 1 "1 instruction", lanes 2-3 "0 instructions".
 //
 // INVARIANTS: after finish(), the instructions, alu tail, ambiguities and divergence appended equal those of
 // group_interval over the same lanes' accesses in their order (wave_grouper.test.cpp checks it on random access
-// sets and interleavings); a row's exceptions never hold a lane whose signature equals the row's; count[l] is the
-// number of rows lane l reached, so lane l is in row k exactly when count[l] > k.
+// sets and interleavings); a slot's rows[k] holds exactly the lanes whose occurrence count passed k; a lane's chain
+// lists its rows in its own order.
 #pragma once
 
 #include <algorithm>
@@ -48,29 +48,39 @@ class wave_grouper {
     add_run(lane, a, 1, [&](std::size_t) { return a.address; });
   }
   // Lane `lane`'s next `count` accesses, as count calls of add would take them: access k is `a` at address_of(k),
-  // with a's arithmetic before the first only. Inline: the common case (one piece, a row already made, the
-  // reference's signature) is a compare and a few stores; `a` is read field by field, never copied (a copy of
+  // with a's arithmetic before the first only. Inline: the common case (one piece, the key's slot found at the
+  // lane's hint, the row made) is an index and a few stores; `a` is read field by field, never copied (a copy of
   // the access just built would stall on store forwarding).
   template <class AddressOf>
   [[gnu::always_inline]] void add_run(int lane, const lane_access& a, std::size_t count, AddressOf&& address_of) {
-    const signature s{a.label, a.width, a.kind, a.space, a.atomic, a.matrix_load};
-    const bool one_piece = split_ == 0 || a.width <= static_cast<std::uint32_t>(split_);
-    std::uint64_t& reached = count_[static_cast<std::size_t>(lane)];
-    std::uint64_t rows = reached;  // a local: the address stores below cannot alias it
-    for (std::size_t k = 0; k < count; ++k) {
-      const address_t address = address_of(k);
-      const auto row = static_cast<std::size_t>(rows);
-      if (one_piece && row < state_.size() && lane >= state_[row].ref && state_[row].sig == s) {
-        if (k == 0) merge_alu(state_[row], a.alu_before);
-        merge(state_[row], a, address, lane, 0);
-        ++rows;
-      } else {
-        reached = rows;
-        add_rows(lane, a, address, k == 0);
-        rows = reached;
+    const key k{a.site.file, a.site.line, {a.label, a.width, a.kind, a.space, a.atomic, a.matrix_load}};
+    slot& s = slots_[slot_of(lane, k)];
+    std::vector<std::uint32_t>& chain = chains_[static_cast<std::size_t>(lane)];
+    std::uint32_t& occurrence = s.occurrence[static_cast<std::size_t>(lane)];
+    if (s.pieces == 1) {
+      for (std::size_t i = 0; i < count; ++i) {
+        if (occurrence == s.rows.size()) make_row(s, a, 0);
+        const std::uint32_t row = s.rows[occurrence++];
+        row_state& r = state_[row];
+        if (i == 0) merge_alu(r, a.alu_before);
+        merge(r, a, address_of(i), lane, 0);
+        chain.push_back(row);
       }
+      return;
     }
-    reached = rows;
+    for (std::size_t i = 0; i < count; ++i) {
+      const address_t address = address_of(i);
+      for (std::uint32_t p = 0; p < s.pieces; ++p) {
+        const std::size_t index = std::size_t{occurrence} * s.pieces + p;
+        if (index == s.rows.size()) make_row(s, a, p);
+        const std::uint32_t row = s.rows[index];
+        row_state& r = state_[row];
+        if (i == 0 && p == 0) merge_alu(r, a.alu_before);
+        merge(r, a, address, lane, p);
+        chain.push_back(row);
+      }
+      ++occurrence;
+    }
   }
   // Closes interval `interval` of wave `wave` of workgroup `block`: appends its instructions and alu tail to rec,
   // and its ambiguities and divergence; tails[l] is lane l's arithmetic after its last access (empty: none).
@@ -80,37 +90,55 @@ class wave_grouper {
   void reset();
 
  private:
-  // What a lane did at one row, as agreement compares it.
+  // What a lane did, as grouping compares it (the whole access's width).
   struct signature {
     std::int32_t label = 0;
     std::uint32_t width = 0;
     access_kind kind = access_kind::load;
     memory_space space = memory_space::lds;
     bool atomic = false, matrix_load = false;
-    // Every field equal; all compared, without a branch per field (the hot path's one test).
+    // Every field equal; all compared, without a branch per field.
     bool operator==(const signature& o) const {
       return (label == o.label) & (width == o.width) & (kind == o.kind) & (space == o.space) & (atomic == o.atomic) &
              (matrix_load == o.matrix_load);
     }
   };
+  // Lanes making accesses of one key execute one instruction per occurrence.
+  struct key {
+    const char* file = nullptr;
+    std::int32_t line = 0;
+    signature sig;
+    bool operator==(const key& o) const { return (file == o.file) & (line == o.line) & (sig == o.sig); }
+  };
+  struct slot {
+    key k;
+    std::uint32_t pieces = 1;                 // instructions per access (split)
+    std::vector<std::uint32_t> occurrence;    // per lane: accesses of this key so far
+    std::vector<std::uint32_t> rows;          // row of (occurrence, piece), occurrence * pieces + piece
+    std::uint32_t first_issued = ~std::uint32_t{0};  // finish(): the lowest occurrence issued so far
+  };
   struct row_state {
-    signature sig;           // the reference lane's
-    int ref = 0;             // the lowest lane seen in the row
-    int exceptions = 0;      // lanes of the row whose signature differs from sig
-    int buffer = 0;          // the lanes' buffer, -1 when they differ
-    bool active = false;     // some lane shows an address
-    alu_work alu;            // per class, the most any lane stated before its access (first pieces only)
+    std::uint32_t width = 0;  // the piece's
+    std::uint32_t slot = 0;   // its key's, in slots_
+    std::uint32_t occurrence = 0;
+    int buffer = 0;           // the lanes' buffer, -1 when they differ
+    bool active = false;      // some lane shows an address
+    alu_work alu;             // per class, the most any lane stated before its access (first pieces only)
     std::vector<address_t> address;  // per lane of the wave (no_address: none), moved into its instruction
   };
-  struct exception {
-    std::size_t row = 0;
-    int lane = 0;
-    signature sig;
-  };
 
-  // The general add of access a at `address`: piece by piece, rows made, references taken and exceptions noted as
-  // needed; a's arithmetic goes with the first piece when with_alu.
-  void add_rows(int lane, const lane_access& a, address_t address, bool with_alu);
+  // The slot of key k for lane `lane`: its last one, the one after, else found or made (the lane's hint set).
+  [[gnu::always_inline]] std::size_t slot_of(int lane, const key& k) {
+    int& hint = hint_[static_cast<std::size_t>(lane)];
+    const auto next = static_cast<std::size_t>(hint + 1);
+    if (next < used_ && slots_[next].k == k) return static_cast<std::size_t>(hint = static_cast<int>(next));
+    if (hint >= 0 && slots_[static_cast<std::size_t>(hint)].k == k) return static_cast<std::size_t>(hint);
+    return static_cast<std::size_t>(hint = static_cast<int>(find_slot(k)));
+  }
+  // The slot of key k, made when the interval has none.
+  std::size_t find_slot(const key& k);
+  // Makes slot s's next row, piece p of a's key.
+  void make_row(slot& s, const lane_access& a, std::uint32_t p);
   // The arithmetic stated before an access into row r (with its first piece).
   static void merge_alu(row_state& r, const alu_work& before) {
     for (int op = 0; op < alu_op_count; ++op) r.alu[op] = std::max(r.alu[op], before[op]);
@@ -124,17 +152,20 @@ class wave_grouper {
         r.address[static_cast<std::size_t>(lane)] = address + static_cast<address_t>(p) * static_cast<address_t>(split_);
     }
   }
-  // Makes row `row` lane `lane`'s (a lower lane than its reference arrived).
-  void take_reference(std::size_t row, int lane, const signature& s);
-  // "label 'st', 4-byte lds store".
-  std::string describe(const signature& s) const;
+  // "label 'st', 4-byte lds store" of row r.
+  std::string describe(std::size_t row) const;
 
   int lanes_, wave_size_, split_;
   bool empty_issue_;
   const std::vector<std::string>* labels_;
-  std::vector<row_state> state_;        // per row of the open interval
-  std::vector<exception> exceptions_;   // every row's, in the order found
-  std::vector<std::uint64_t> count_;    // per lane: rows reached
+  std::vector<row_state> state_;                     // per row of the open interval, in the order made
+  std::vector<slot> slots_;                          // [0, used_) are the open interval's; the rest kept for reuse
+  std::size_t used_ = 0;
+  std::vector<int> hint_;                            // per lane: the slot of its last access (-1: none)
+  std::vector<std::vector<std::uint32_t>> chains_;   // per lane: its rows, in its order
+  // finish()'s scratch, kept between intervals.
+  std::vector<std::uint32_t> member_begin_, members_, pos_, passed_stamp_;
+  std::vector<bool> emitted_;
 };
 
 }  // namespace tilesim::sim

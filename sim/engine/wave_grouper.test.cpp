@@ -1,6 +1,7 @@
 // Laws of wave_grouper.hpp: grouping lane accesses as they arrive, in any interleaving that keeps each lane's
 // order, gives exactly group_interval's instructions, alu tails, ambiguities and divergences (grouping.hpp, the
-// per-lane definition), on random access sets with splits, masked lanes, disagreeing lanes and empty rows.
+// per-lane definition by site and occurrence), on random access sets with sites, splits, masked lanes, lanes that
+// skip or repeat accesses, disagreeing lanes and empty rows.
 #include <doctest/doctest.h>
 
 #include <random>
@@ -70,6 +71,8 @@ lane_access random_access(std::mt19937& rng, const lane_access& templ, double ag
     a.atomic = pick(5) == 0;
     a.matrix_load = pick(6) == 0;
     a.buffer = pick(2);
+    static const char* const files[] = {"a.cpp", "b.cpp"};
+    a.site = {files[pick(2)], pick(3)};
   }
   a.active = pick(6) != 0;
   a.address = pick(10) == 0 ? no_address : static_cast<address_t>(pick(64) * 4);
