@@ -172,17 +172,21 @@ void group_interval(const std::vector<std::span<const lane_access>>& threads, in
       return false;
     };
     for (int position = 0;; ++position) {
-      int low = -1, looping = -1;
-      for (int l = 0; l < lanes; ++l)
-        if (next(l) >= 0) {
-          if (low < 0) low = l;
-          if (continues(next(l))) {
-            looping = l;
-            break;
-          }
+      int first = -1, looping = -1;  // the lane whose next row comes first in the source; the lowest looping lane
+      for (int l = 0; l < lanes; ++l) {
+        const int nl = next(l);
+        if (nl < 0) continue;
+        const piece_key& k = row_key[static_cast<std::size_t>(nl)];
+        if (first < 0 || source_before({k.file, k.line}, {row_key[static_cast<std::size_t>(next(first))].file,
+                                                           row_key[static_cast<std::size_t>(next(first))].line}))
+          first = l;
+        if (continues(nl)) {
+          looping = l;
+          break;
         }
-      if (low < 0) break;
-      int r = next(looping >= 0 ? looping : low);
+      }
+      if (first < 0) break;
+      int r = next(looping >= 0 ? looping : first);
       std::vector<int> passed;
       bool conflict = false;
       for (;;) {

@@ -13,9 +13,10 @@
 // consecutive pieces of split_bytes (the last one shorter), as a compiler emits them; each piece is an instruction.
 // ORDER. The instructions come out in one order that every lane's own order respects, found by a chase: start at
 // the next instruction of the lowest lane whose next one continues a loop (an earlier occurrence of its key was
-// issued), else of the lowest lane with one left; while some lane of that instruction (the lowest) has an earlier
-// one of its own left, go to that one; issue the first that has none. (Lanes still looping go before lanes that
-// left the loop, as a reconvergence stack issues them.) When the chase comes back to an
+// issued), else at the lanes' next instruction whose site comes first in the source (file name, then line; the
+// lowest lane on a tie); while some lane of that instruction (the lowest) has an earlier one of its own left, go
+// to that one; issue the first that has none. Lanes still looping go before lanes that left the loop, and an
+// if's side before its else and both before the code after them, as a reconvergence stack issues them. When the chase comes back to an
 // instruction it passed (lanes made the same keys in orders no single issue order explains, e.g. an if/else whose
 // sides lanes take in different loop steps), that instruction is issued there and an ambiguity is reported: the
 // grouping is a guess. An instruction in which no lane is active is made only when `empty_instructions_issue`
@@ -35,6 +36,13 @@
 //
 //   empty_instructions_issue = false; lanes 0-3 each: store 4 B (invalid) at X, store 4 B @4l (valid) at Y
 //   -> one instruction, position 1: {4 B store, {0, 4, 8, 12}}; position 0 had no active lane.
+//
+// LIMITS. The accesses alone do not say in which step of a loop a lane is: for structured programs (if/else on lane
+// predicates, loops whose trip counts differ by lane, early exits) the instructions are a reconvergence stack's
+// (props/reconvergence.props.cpp holds them to one); a guard that lanes pass in different steps of a loop
+// (`for s: if (s >= lane) X`) or a loop nested in a loop whose inner trip counts differ by lane groups each lane's
+// k-th X together, which the hardware does not; label such a loop's steps apart (ctx.label with the step in the
+// name: the label is part of the key) to group them as it does.
 //
 // INVARIANTS: every instruction has wave_size addresses; instructions come out sorted by (interval, position);
 // a lane shows an address in instructions in its own order of accesses (unless an ambiguity says otherwise); the

@@ -46,6 +46,16 @@ struct access_site {
   bool operator==(const access_site&) const = default;
 };
 
+// Whether site a comes before site b in the source: file names (not pointers) first, then lines; {nullptr, 0}
+// before any named site.
+inline bool source_before(const access_site& a, const access_site& b) {
+  if (a.file != b.file) {
+    if (!a.file || !b.file) return !a.file;
+    if (const int c = __builtin_strcmp(a.file, b.file); c != 0) return c < 0;
+  }
+  return a.line < b.line;
+}
+
 struct lane_access {
   address_t address = no_address;  // the first byte the lane addressed
   address_t touch_begin = 0;       // bytes that moved: [touch_begin, touch_end) (empty: none)

@@ -83,16 +83,21 @@ void wave_grouper::finish(int block, int wave, int interval, std::span<const alu
   alu_work carried;  // arithmetic of rows left out (no active lane), for the next one issued
   rec.instructions.reserve(rec.instructions.size() + rows);
   for (std::size_t i = 0; i < used_; ++i) slots_[i].first_issued = none;
+  auto site_of = [&](std::uint32_t r) { const key& k = slots_[state_[r].slot].k; return access_site{k.file, k.line}; };
   auto continues = [&](std::uint32_t r) { return slots_[state_[r].slot].first_issued < state_[r].occurrence; };
   std::size_t low = 0;
   for (std::uint32_t position = 0; position < rows; ++position) {
     while (low < lanes && next(low) == none) ++low;
-    std::uint32_t r = next(low);  // some row is left, so some lane has one
-    for (std::size_t l = low; l < lanes; ++l)
-      if (const std::uint32_t n = next(l); n != none && continues(n)) {
+    std::uint32_t r = next(low);  // some row is left, so some lane has one; the first in the source, or looping
+    for (std::size_t l = low; l < lanes; ++l) {
+      const std::uint32_t n = next(l);
+      if (n == none) continue;
+      if (continues(n)) {
         r = n;
         break;
       }
+      if (n != r && source_before(site_of(n), site_of(r))) r = n;
+    }
     bool conflict = false;
     const std::uint32_t stamp = position + 1;
     for (;;) {
