@@ -58,8 +58,19 @@ void wave_grouper::finish(int block, int wave, int interval, std::span<const alu
   alu_work tail;
   for (int l = 0; l < lanes_ && !tails.empty(); ++l)
     for (int op = 0; op < alu_op_count; ++op) tail[op] = std::max(tail[op], tails[static_cast<std::size_t>(l)][op]);
+  alu_work carried;  // arithmetic of rows left out (no active lane), for the next one issued
+  rec.instructions.reserve(rec.instructions.size() + state_.size());
   const std::size_t rows = state_.size();
   const auto lanes = static_cast<std::size_t>(lanes_);
+  // Every lane made the same rows (a converged interval, the common case): they were made in that order, which is
+  // the chase's; no member lists needed.
+  bool converged = chains_[0].size() == rows;
+  for (std::size_t l = 1; l < lanes && converged; ++l) converged = chains_[l] == chains_[0];
+  if (converged) {
+    for (std::size_t r = 0; r < rows; ++r) issue(static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(r), interval, rec, carried);
+    finish_tail(block, wave, interval, tail, carried, rec, divergences);
+    return;
+  }
   // Each row's lanes, in lane order (a lane is in a row at most once): counted, then placed.
   member_begin_.assign(rows + 1, 0);
   for (std::size_t l = 0; l < lanes; ++l)
@@ -80,8 +91,6 @@ void wave_grouper::finish(int block, int wave, int interval, std::span<const alu
     while (p < c.size() && emitted_[c[p]]) ++p;
     return p < c.size() ? c[p] : none;
   };
-  alu_work carried;  // arithmetic of rows left out (no active lane), for the next one issued
-  rec.instructions.reserve(rec.instructions.size() + rows);
   for (std::size_t i = 0; i < used_; ++i) slots_[i].first_issued = none;
   auto site_of = [&](std::uint32_t r) { const key& k = slots_[state_[r].slot].k; return access_site{k.file, k.line}; };
   auto continues = [&](std::uint32_t r) { return slots_[state_[r].slot].first_issued < state_[r].occurrence; };
@@ -127,31 +136,41 @@ void wave_grouper::finish(int block, int wave, int interval, std::span<const alu
       ambiguities.push_back(std::move(amb));
     }
     emitted_[r] = true;
-    row_state& row = state_[r];
-    std::uint32_t& first = slots_[row.slot].first_issued;
-    first = std::min(first, row.occurrence);
-    if (!row.active && !empty_issue_) {  // not issued: its arithmetic goes with the next one
-      for (int op = 0; op < alu_op_count; ++op) carried[op] += row.alu[op];
-      continue;
-    }
-    const signature& sig = slots_[row.slot].k.sig;
-    wave_instruction& ins = rec.instructions.emplace_back();
-    ins.access = {(*labels_)[static_cast<std::size_t>(sig.label)], sig.kind, sig.space, static_cast<int>(row.width),
-                  std::move(row.address)};
-    ins.interval = interval;
-    ins.position = static_cast<int>(position);
-    ins.buffer = row.buffer;
-    ins.atomic = sig.atomic;
-    ins.matrix_load = sig.matrix_load;
-    for (int op = 0; op < alu_op_count; ++op) ins.alu_before[op] = row.alu[op] + carried[op];
-    carried = {};
+    std::uint32_t& first = slots_[state_[r].slot].first_issued;
+    first = std::min(first, state_[r].occurrence);
+    issue(r, position, interval, rec, carried);
   }
+  finish_tail(block, wave, interval, tail, carried, rec, divergences);
+}
+
+void wave_grouper::issue(std::uint32_t r, std::uint32_t position, int interval, wave_record& rec, alu_work& carried) {
+  row_state& row = state_[r];
+  if (!row.active && !empty_issue_) {  // not issued: its arithmetic goes with the next one
+    for (int op = 0; op < alu_op_count; ++op) carried[op] += row.alu[op];
+    return;
+  }
+  const signature& sig = slots_[row.slot].k.sig;
+  wave_instruction& ins = rec.instructions.emplace_back();
+  ins.access = {(*labels_)[static_cast<std::size_t>(sig.label)], sig.kind, sig.space, static_cast<int>(row.width),
+                std::move(row.address)};
+  ins.interval = interval;
+  ins.position = static_cast<int>(position);
+  ins.buffer = row.buffer;
+  ins.atomic = sig.atomic;
+  ins.matrix_load = sig.matrix_load;
+  for (int op = 0; op < alu_op_count; ++op) ins.alu_before[op] = row.alu[op] + carried[op];
+  carried = {};
+}
+
+void wave_grouper::finish_tail(int block, int wave, int interval, alu_work tail, const alu_work& carried,
+                               wave_record& rec, std::vector<divergence>& divergences) {
   for (int op = 0; op < alu_op_count; ++op) tail[op] += carried[op];
   rec.alu_tail.push_back(tail);
   // Lanes that issued different numbers of instructions in the interval diverged.
-  std::vector<std::uint64_t> counts(lanes);
-  for (std::size_t l = 0; l < lanes; ++l) counts[l] = chains_[l].size();
-  if (auto d = divergence_of(block, wave, interval, counts)) divergences.push_back(std::move(*d));
+  const auto lanes = static_cast<std::size_t>(lanes_);
+  counts_.resize(lanes);
+  for (std::size_t l = 0; l < lanes; ++l) counts_[l] = chains_[l].size();
+  if (auto d = divergence_of(block, wave, interval, counts_)) divergences.push_back(std::move(*d));
   reset();
 }
 

@@ -152,6 +152,12 @@ class wave_grouper {
         r.address[static_cast<std::size_t>(lane)] = address + static_cast<address_t>(p) * static_cast<address_t>(split_);
     }
   }
+  // Issues row r at `position` into rec (or, with no active lane where empty instructions do not issue, carries its
+  // arithmetic on).
+  void issue(std::uint32_t r, std::uint32_t position, int interval, wave_record& rec, alu_work& carried);
+  // Closes the interval after its rows: the alu tail, the divergence, and a reset.
+  void finish_tail(int block, int wave, int interval, alu_work tail, const alu_work& carried, wave_record& rec,
+                   std::vector<divergence>& divergences);
   // "label 'st', 4-byte lds store" of row r.
   std::string describe(std::size_t row) const;
 
@@ -165,6 +171,7 @@ class wave_grouper {
   std::vector<std::vector<std::uint32_t>> chains_;   // per lane: its rows, in its order
   // finish()'s scratch, kept between intervals.
   std::vector<std::uint32_t> member_begin_, members_, pos_, passed_stamp_;
+  std::vector<std::uint64_t> counts_;
   std::vector<bool> emitted_;
 };
 
