@@ -113,23 +113,37 @@ TILESIM_HOST_DEVICE auto lds_buffer(Ctx& ctx, index_t count, lds_loads loads = l
 
 // Element i: load_element(lds, 3). One recorded access on the simulator, which reports i outside the buffer
 // (and reads T{}); on a GPU one load instruction, with no range check unless built with TILESIM_DEVICE_STRICT.
+// The simulator's buffers take the caller's file and line (the access's site, which groups lanes into
+// instructions: sim/engine/grouping.hpp); a GPU's ignore them (the builtins cost nothing once inlined).
 template <element_buffer B>
-TILESIM_HOST_DEVICE typename B::value_type load_element(const B& buffer, index_t i) {
+TILESIM_HOST_DEVICE typename B::value_type load_element(const B& buffer, index_t i, const char* file = __builtin_FILE(),
+                                                        int line = __builtin_LINE()) {
   typename B::value_type v{};
-  load_vector<1>(buffer, i, &v, true);
+  if constexpr (requires { buffer.load(i, index_t{1}, &v, true, file, line); })
+    buffer.load(i, 1, &v, true, file, line);
+  else
+    load_vector<1>(buffer, i, &v, true);
   return v;
 }
 
 // Element i = v (reported and dropped outside the buffer on the simulator): store_element(out, t, 1.0f).
 template <element_buffer B>
-TILESIM_HOST_DEVICE void store_element(const B& buffer, index_t i, const typename B::value_type& v) {
-  store_vector<1>(buffer, i, &v, true);
+TILESIM_HOST_DEVICE void store_element(const B& buffer, index_t i, const typename B::value_type& v,
+                                       const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  if constexpr (requires { buffer.store(i, index_t{1}, &v, true, file, line); })
+    buffer.store(i, 1, &v, true, file, line);
+  else
+    store_vector<1>(buffer, i, &v, true);
 }
 
 // Element i += v, atomically on a GPU: add_element(histogram, bin, 1).
 template <element_buffer B>
-TILESIM_HOST_DEVICE void add_element(const B& buffer, index_t i, const typename B::value_type& v) {
-  buffer.add(i, 1, &v, true);
+TILESIM_HOST_DEVICE void add_element(const B& buffer, index_t i, const typename B::value_type& v,
+                                     const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  if constexpr (requires { buffer.add(i, index_t{1}, &v, true, file, line); })
+    buffer.add(i, 1, &v, true, file, line);
+  else
+    buffer.add(i, 1, &v, true);
 }
 
 // States that this thread now executes n arithmetic instructions of class op (alu_op.hpp), for the timing
