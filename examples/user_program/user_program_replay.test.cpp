@@ -32,6 +32,7 @@ TEST_CASE("user program recordings: Nsight's counters == the simulator's for eve
     CAPTURE(e.path().string());
     for (const gpu::json_value& p : doc["points"].elements()) {
       CAPTURE(p["name"].string());
+      if (p["name"].string().rfind("column sums", 0) != 0) continue;  // another user program's (its own replay)
       const bool swizzled = p["name"].string().find("Swizzle<2,3,7>") != std::string::npos;
       const std::uint64_t seed = gpu::read_u64(p["seed"], "seed");
       const std::vector<float> in = examples::column_sums_inputs(4, seed);

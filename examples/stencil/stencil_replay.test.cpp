@@ -1,0 +1,109 @@
+// The stencil's GPU recordings replayed on the CPU (data/recordings/*-stencil.json, written by stencil-crosscheck
+// --report). Law: for every recorded point, the stencil rebuilt from the point (its pitch from the name, its inputs
+// from the recorded seed) predicts on the simulator exactly the twelve counters Nsight Compute counted, its output
+// is the host's stencil and the GPU's matched it when recorded; per label (Nsight's source counters), sectors and
+// wavefronts are equal, and the warp instructions Nsight executed are the simulator's, plus, where nvcc predicated
+// a guarded access instead of branching around it, one per warp of a workgroup that made the label fewer times
+// than the workgroup's busiest warp (those execute with every lane predicated off: wave 5-7's fifth halo load).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "examples/stencil/stencil.hpp"
+#include "gpu/crosscheck/counters.hpp"
+#include "sim/arch/arch.hpp"
+#include "sim/engine/arch_launch.hpp"
+#include "sim/engine/engine.hpp"
+
+using namespace tilesim;
+
+namespace {
+
+template <class Program>
+sim::run_result run_point(const std::vector<float>& in) {
+  sim::global_memory m;
+  const int a = m.add<float>("in", in);
+  const int b = m.add<float>("out", 128 * 128, -1.0f);
+  const Program program{a, b};
+  return sim::run(sim::launch_on("sm90", 16, 256), std::move(m), [&](sim::thread_context& ctx) { program(ctx); });
+}
+
+// Per label: warp slots a predicating GPU adds, sum over workgroups of (waves x the busiest wave's instances - all
+// waves' instances).
+std::map<std::string, long long> predicated_off(const sim::run_result& r) {
+  std::map<std::string, long long> off;
+  for (const sim::workgroup_record& w : r.workgroups) {
+    std::map<std::string, std::vector<long long>> per_wave;
+    for (std::size_t v = 0; v < w.waves.size(); ++v)
+      for (const sim::wave_instruction& i : w.waves[v].instructions) {
+        auto& counts = per_wave[i.access.label];
+        counts.resize(w.waves.size(), 0);
+        ++counts[v];
+      }
+    for (const auto& [label, counts] : per_wave) {
+      const long long busiest = *std::max_element(counts.begin(), counts.end());
+      for (const long long c : counts) off[label] += busiest - c;
+    }
+  }
+  return off;
+}
+
+}  // namespace
+
+TEST_CASE("stencil recordings: Nsight's counters == the simulator's; per label equal up to predicated-off warps") {
+  int points = 0;
+  for (const auto& e : std::filesystem::directory_iterator("data/recordings")) {
+    if (e.path().extension() != ".json") continue;
+    std::ifstream f(e.path());
+    std::stringstream text;
+    text << f.rdbuf();
+    const gpu::json_value doc = gpu::parse_json(text.str());
+    if (doc["tool"].string() != "tilesim::gpu::crosscheck") continue;
+    const std::string file = e.path().string();
+    CAPTURE(file);
+    for (const gpu::json_value& p : doc["points"].elements()) {
+      const std::string name = p["name"].string();
+      if (name.rfind("stencil", 0) != 0) continue;
+      CAPTURE(name);
+      const std::vector<float> in = examples::stencil_inputs(4, gpu::read_u64(p["seed"], "seed"));
+      const bool padded = name.find("pitch 36") != std::string::npos;
+      const sim::run_result r = padded ? run_point<examples::stencil_padded>(in) : run_point<examples::stencil_packed>(in);
+      CHECK(r.found.ambiguities == 0);
+      CHECK(r.memory.get<float>(1) == examples::stencil_reference(4, in));
+      CHECK(p["gpu_output"]["mismatches"].number() == 0);
+      const sim::program_report report = sim::make_program_report(sim::arch_named("sm90"), r);
+      REQUIRE_MESSAGE(p["hardware"].get("counters"), "recorded without counters");
+      const gpu::json_value want = gpu::to_json(gpu::counters_from_json(p["hardware"]["counters"]));
+      const gpu::json_value got = gpu::to_json(gpu::predicted_counters(report));
+      for (const auto& member : got.members())
+        CHECK_MESSAGE(member.second.number() == want[member.first].number(),
+                      member.first << ": simulator " << member.second.number() << ", GPU " << want[member.first].number());
+      const std::map<std::string, long long> off = predicated_off(r);
+      REQUIRE(p.get("source_counters"));
+      for (const gpu::json_value& row : p["source_counters"]["rows"].elements()) {
+        if (row["labels"].elements().size() != 1) continue;
+        const std::string label = row["labels"][0].string();
+        CAPTURE(label);
+        long long instances = 0, wavefronts = 0, sectors = 0;
+        for (const sim::instruction_report& i : report.instructions)
+          if (i.label == label) instances += i.instances, wavefronts += i.wavefronts, sectors += i.sectors;
+        const auto executed = static_cast<long long>(row["gpu_instructions_executed"].number());
+        const long long extra = off.count(label) ? off.at(label) : 0;
+        CHECK((executed == instances || executed == instances + extra));
+        CHECK(static_cast<long long>(row["gpu_wavefronts"].number()) == wavefronts);
+        CHECK(static_cast<long long>(row["gpu_sectors"].number()) == sectors);
+      }
+      // Cycles (issue 33's subject): pitch 34 within 10 %; pitch 36 under-predicted by 26 % when recorded.
+      const double measured = p["hardware"]["cycles_per_block_median"].number();
+      MESSAGE(name << ": cycles per block: simulator " << report.cycles_per_workgroup << ", GPU " << measured);
+      CHECK(std::fabs(report.cycles_per_workgroup - measured) <= (padded ? 0.30 : 0.10) * measured);
+      ++points;
+    }
+  }
+  CHECK_MESSAGE(points >= 2, "no stencil recording in data/recordings/ (stencil-crosscheck --report writes one)");
+}
