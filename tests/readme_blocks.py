@@ -22,6 +22,8 @@ THE LAW. No code block of README.md or of a page under docs/ can drift from the 
   ```cmake  every line is a line of tests/consumer/CMakeLists.txt (my_program spelled transpose) or of
             tests/consumer/gpu/CMakeLists.txt, which the unit tests consumer and consumer-gpu build against the
             installed package.
+  ```sh / ```cmake right after a line `<!-- newcomer: NAME -->` (README.md only): also run as written, in order, from
+            a fresh build by the unit test newcomer (tests/consumer/newcomer.sh), whose NAMES must list NAME.
   ```output (illustrative output) and ```excerpt (quoted code of another day, as in a design note): nothing
             runs or compiles them, so each must be listed in NOT_RUN (file and first line, with why). An
             unlisted one fails, and so does a listed one that is gone: such blocks stay rare and reviewed.
@@ -219,6 +221,13 @@ def check_cmake(body, root):
             if line.split("#")[0].strip().replace("my_program", "transpose") not in consumer]
 
 
+def newcomer_names(root):
+    """The block names tests/consumer/newcomer.sh runs (its NAMES=(...) line)."""
+    with open(os.path.join(root, "tests", "consumer", "newcomer.sh")) as f:
+        m = re.search(r"^NAMES=\((.*)\)$", f.read(), re.M)
+    return set(m.group(1).split()) if m else set()
+
+
 def pages(root):
     """README.md, then every docs/**/*.md, as paths relative to root."""
     found = ["README.md"]
@@ -241,6 +250,7 @@ def check_page(page, root, tilesim, cxx, tmp, not_run_seen):
     for line, lang, body in blocks(lines):
         before = next((lines[k] for k in range(line - 2, -1, -1) if lines[k].strip()), "")
         marker = re.match(r"^<!-- source-table: (\S+) (\S+) (\S+) -->$", before)
+        newcomer = re.match(r"^<!-- newcomer: (\S+) -->$", before)
         if lang == "cpp":
             problems, how = check_cpp(list(body), root, cxx, tmp), "compiled"
         elif lang == "text" and body and body[0].startswith("$ "):
@@ -268,6 +278,14 @@ def check_page(page, root, tilesim, cxx, tmp, not_run_seen):
             how = f"not run: {why}"
         else:
             problems, how = [f"a ```{lang} block: this test does not know how to check it"], ""
+        if newcomer:
+            if page != "README.md" or lang not in ("sh", "cmake"):
+                problems.append(f"a newcomer marker before a ```{lang} block of {page}: tests/consumer/newcomer.sh "
+                                "runs ```sh and ```cmake blocks of README.md only")
+            elif newcomer.group(1) not in newcomer_names(root):
+                problems.append(f"marked newcomer: {newcomer.group(1)}, which tests/consumer/newcomer.sh's NAMES "
+                                "does not list: nothing runs it")
+            how += f"; run as written by the unit test newcomer ({newcomer.group(1)})"
         counted += 1
         drift = KNOWN_DRIFT.get(body[0] if body else "")
         if drift and problems:
