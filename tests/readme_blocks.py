@@ -31,6 +31,10 @@ THE LAW. No code block of README.md or of a page under docs/ can drift from the 
 LINKS. Every relative Markdown link or image, [text](target), in those files names a file or folder that exists
 (relative to the page); a #fragment into a Markdown page (or the page itself) must be one of its headings'
 anchors (GitHub's: lower case, punctuation dropped, spaces to '-'). http(s) and mailto links are not followed.
+COUNTERS. The counters a cross-check compares have one number everywhere: a number written right before
+"counters" (optionally "Nsight Compute's", "hardware" or "GPU" between) in README.md, docs/** (pages and JSON
+schemas) or the help texts (gpu/crosscheck/help.hpp) must be the count of metrics counter_metrics() lists in
+gpu/crosscheck/counters.cpp; a subset is spelled "eight of the twelve counters".
 KNOWN_DRIFT lists blocks that drift today (by their first line) with why; they are reported, not failed, and
 one that matches again fails until it is taken off the list. Exit 0 when the law holds; 1 naming each block.
 """
@@ -307,6 +311,42 @@ def check_page(page, root, tilesim, cxx, tmp, not_run_seen):
     return counted, failed
 
 
+NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+                "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"]
+
+
+def counter_count(root):
+    """How many metrics gpu/crosscheck/counters.cpp's counter_metrics() lists (its string literals)."""
+    with open(os.path.join(root, "gpu", "crosscheck", "counters.cpp")) as f:
+        text = f.read()
+    m = re.search(r"counter_metrics\(\)\s*\{(.*?)\n\}", text, re.S)
+    return len(re.findall(r'"[^"]+"', re.sub(r"//[^\n]*", "", m.group(1)))) if m else 0
+
+
+def check_counter_numbers(root):
+    """COUNTERS: every "N counters" in README.md, docs/** and the help texts names counter_metrics()'s count."""
+    count = counter_count(root)
+    files = [os.path.join(root, p) for p in pages(root)] + [os.path.join(root, "gpu", "crosscheck", "help.hpp")]
+    for folder, _, names in os.walk(os.path.join(root, "docs")):
+        files += [os.path.join(folder, n) for n in sorted(names) if n.endswith(".json")]
+    pattern = re.compile(r"\b(\d+|" + "|".join(NUMBER_WORDS) + r")\s+(?:(?:Nsight Compute's|Nsight|hardware|GPU)\s+)?"
+                         r"counters\b", re.I)
+    problems, seen = [], 0
+    for path in files:
+        with open(path) as f:
+            for n, line in enumerate(f, 1):
+                for m in pattern.finditer(line):
+                    word = m.group(1).lower()
+                    value = int(word) if word.isdigit() else NUMBER_WORDS.index(word)
+                    seen += 1
+                    if value != count:
+                        problems.append(f"{os.path.relpath(path, root)}:{n}: \"{m.group(0)}\", but counter_metrics() "
+                                        f"(gpu/crosscheck/counters.cpp) lists {count}")
+    if count == 0:
+        problems.append("gpu/crosscheck/counters.cpp: no counter_metrics() list found")
+    return seen, count, problems
+
+
 def main(argv):
     tilesim, root, cxx = os.path.abspath(argv[1]), os.path.abspath(argv[2]), argv[3:]
     failed = counted = 0
@@ -315,6 +355,12 @@ def main(argv):
         for page in pages(root):
             c, f = check_page(page, root, tilesim, cxx, tmp, not_run_seen)
             counted, failed = counted + c, failed + f
+    seen, count, problems = check_counter_numbers(root)
+    for problem in problems:
+        print(f"FAIL: counters: {problem}")
+    failed += len(problems)
+    if not problems:
+        print(f"ok: counters: {seen} mentions of a number of counters, each {NUMBER_WORDS[count]} (counter_metrics())")
     for page, first in sorted(set(NOT_RUN) - not_run_seen):
         print(f"FAIL: NOT_RUN lists a block of {page} starting {first!r} that is not there: take it off the list")
         failed += 1
