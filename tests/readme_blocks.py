@@ -22,6 +22,8 @@ THE LAW. No code block of README.md or of a page under docs/ can drift from the 
   ```cmake  every line is a line of tests/consumer/CMakeLists.txt (my_program spelled transpose) or of
             tests/consumer/gpu/CMakeLists.txt, which the unit tests consumer and consumer-gpu build against the
             installed package.
+  ```sh / ```cmake right after a line `<!-- newcomer: NAME -->` (README.md only): also run as written, in order, from
+            a fresh build by the unit test newcomer (tests/consumer/newcomer.sh), whose NAMES must list NAME.
   ```output (illustrative output) and ```excerpt (quoted code of another day, as in a design note): nothing
             runs or compiles them, so each must be listed in NOT_RUN (file and first line, with why). An
             unlisted one fails, and so does a listed one that is gone: such blocks stay rare and reviewed.
@@ -29,6 +31,10 @@ THE LAW. No code block of README.md or of a page under docs/ can drift from the 
 LINKS. Every relative Markdown link or image, [text](target), in those files names a file or folder that exists
 (relative to the page); a #fragment into a Markdown page (or the page itself) must be one of its headings'
 anchors (GitHub's: lower case, punctuation dropped, spaces to '-'). http(s) and mailto links are not followed.
+COUNTERS. The counters a cross-check compares have one number everywhere: a number written right before
+"counters" (optionally "Nsight Compute's", "hardware" or "GPU" between) in README.md, docs/** (pages and JSON
+schemas) or the help texts (gpu/crosscheck/help.hpp) must be the count of metrics counter_metrics() lists in
+gpu/crosscheck/counters.cpp; a subset is spelled "eight of the twelve counters".
 KNOWN_DRIFT lists blocks that drift today (by their first line) with why; they are reported, not failed, and
 one that matches again fails until it is taken off the list. Exit 0 when the law holds; 1 naming each block.
 """
@@ -219,6 +225,13 @@ def check_cmake(body, root):
             if line.split("#")[0].strip().replace("my_program", "transpose") not in consumer]
 
 
+def newcomer_names(root):
+    """The block names tests/consumer/newcomer.sh runs (its NAMES=(...) line)."""
+    with open(os.path.join(root, "tests", "consumer", "newcomer.sh")) as f:
+        m = re.search(r"^NAMES=\((.*)\)$", f.read(), re.M)
+    return set(m.group(1).split()) if m else set()
+
+
 def pages(root):
     """README.md, then every docs/**/*.md, as paths relative to root."""
     found = ["README.md"]
@@ -241,6 +254,7 @@ def check_page(page, root, tilesim, cxx, tmp, not_run_seen):
     for line, lang, body in blocks(lines):
         before = next((lines[k] for k in range(line - 2, -1, -1) if lines[k].strip()), "")
         marker = re.match(r"^<!-- source-table: (\S+) (\S+) (\S+) -->$", before)
+        newcomer = re.match(r"^<!-- newcomer: (\S+) -->$", before)
         if lang == "cpp":
             problems, how = check_cpp(list(body), root, cxx, tmp), "compiled"
         elif lang == "text" and body and body[0].startswith("$ "):
@@ -268,6 +282,14 @@ def check_page(page, root, tilesim, cxx, tmp, not_run_seen):
             how = f"not run: {why}"
         else:
             problems, how = [f"a ```{lang} block: this test does not know how to check it"], ""
+        if newcomer:
+            if page != "README.md" or lang not in ("sh", "cmake"):
+                problems.append(f"a newcomer marker before a ```{lang} block of {page}: tests/consumer/newcomer.sh "
+                                "runs ```sh and ```cmake blocks of README.md only")
+            elif newcomer.group(1) not in newcomer_names(root):
+                problems.append(f"marked newcomer: {newcomer.group(1)}, which tests/consumer/newcomer.sh's NAMES "
+                                "does not list: nothing runs it")
+            how += f"; run as written by the unit test newcomer ({newcomer.group(1)})"
         counted += 1
         drift = KNOWN_DRIFT.get(body[0] if body else "")
         if drift and problems:
@@ -289,6 +311,42 @@ def check_page(page, root, tilesim, cxx, tmp, not_run_seen):
     return counted, failed
 
 
+NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+                "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"]
+
+
+def counter_count(root):
+    """How many metrics gpu/crosscheck/counters.cpp's counter_metrics() lists (its string literals)."""
+    with open(os.path.join(root, "gpu", "crosscheck", "counters.cpp")) as f:
+        text = f.read()
+    m = re.search(r"counter_metrics\(\)\s*\{(.*?)\n\}", text, re.S)
+    return len(re.findall(r'"[^"]+"', re.sub(r"//[^\n]*", "", m.group(1)))) if m else 0
+
+
+def check_counter_numbers(root):
+    """COUNTERS: every "N counters" in README.md, docs/** and the help texts names counter_metrics()'s count."""
+    count = counter_count(root)
+    files = [os.path.join(root, p) for p in pages(root)] + [os.path.join(root, "gpu", "crosscheck", "help.hpp")]
+    for folder, _, names in os.walk(os.path.join(root, "docs")):
+        files += [os.path.join(folder, n) for n in sorted(names) if n.endswith(".json")]
+    pattern = re.compile(r"\b(\d+|" + "|".join(NUMBER_WORDS) + r")\s+(?:(?:Nsight Compute's|Nsight|hardware|GPU)\s+)?"
+                         r"counters\b", re.I)
+    problems, seen = [], 0
+    for path in files:
+        with open(path) as f:
+            for n, line in enumerate(f, 1):
+                for m in pattern.finditer(line):
+                    word = m.group(1).lower()
+                    value = int(word) if word.isdigit() else NUMBER_WORDS.index(word)
+                    seen += 1
+                    if value != count:
+                        problems.append(f"{os.path.relpath(path, root)}:{n}: \"{m.group(0)}\", but counter_metrics() "
+                                        f"(gpu/crosscheck/counters.cpp) lists {count}")
+    if count == 0:
+        problems.append("gpu/crosscheck/counters.cpp: no counter_metrics() list found")
+    return seen, count, problems
+
+
 def main(argv):
     tilesim, root, cxx = os.path.abspath(argv[1]), os.path.abspath(argv[2]), argv[3:]
     failed = counted = 0
@@ -297,6 +355,12 @@ def main(argv):
         for page in pages(root):
             c, f = check_page(page, root, tilesim, cxx, tmp, not_run_seen)
             counted, failed = counted + c, failed + f
+    seen, count, problems = check_counter_numbers(root)
+    for problem in problems:
+        print(f"FAIL: counters: {problem}")
+    failed += len(problems)
+    if not problems:
+        print(f"ok: counters: {seen} mentions of a number of counters, each {NUMBER_WORDS[count]} (counter_metrics())")
     for page, first in sorted(set(NOT_RUN) - not_run_seen):
         print(f"FAIL: NOT_RUN lists a block of {page} starting {first!r} that is not there: take it off the list")
         failed += 1

@@ -2,11 +2,16 @@
 # tests/consumer/run.sh BUILD_DIR SOURCE_ROOT SANITIZE: tilesim as a user's project consumes it (issue 16).
 #
 # THE LAW. What `meson install` puts in a prefix is enough to build and run a user's tile program, three ways:
-#   1. CMake: find_package(tilesim) in tests/consumer/CMakeLists.txt, linking tilesim::sim;
-#   2. pkg-config: c++ $(pkg-config --cflags --libs tilesim), against the shared library;
+#   1. CMake: find_package(tilesim) in tests/consumer/CMakeLists.txt, linking tilesim::sim (static) and
+#      tilesim::sim_shared;
+#   2. pkg-config: c++ $(pkg-config --cflags --libs tilesim) -Wl,-rpath,$(pkg-config --variable=libdir tilesim),
+#      against the shared library, as README.md says;
 #   3. Meson: tests/consumer/meson.build with tilesim as a subproject (dependency('tilesim')), no install.
-# Each build's tests/consumer/transpose must print
+# Each build's tests/consumer/transpose must print, run as linked (LD_LIBRARY_PATH unset: no help finding a library)
 #   transpose n=64 pitch=33: correct, clean, lds wavefronts 256 (ideal 256)
+# and Boost.Context stays private: no installed program names libboost_context among its own dynamic dependencies
+# (readelf -d NEEDED; the shared libtilesim_sim.so.0 carries it), and the tilesim::sim program needs no tilesim
+# shared library either.
 # and the install must hold its own include closure: every `#include "spec/..."` / `"sim/..."` in an installed
 # header names an installed header. BUILD_DIR is installed as built (`meson install --no-rebuild --destdir`,
 # into a temporary directory; nothing is rebuilt); the subproject build compiles only the simulator library
@@ -19,7 +24,7 @@ set -uo pipefail
 unset LD_LIBRARY_PATH  # meson test points it at the build tree; the programs here must use the install
 build=$(cd "$1" && pwd) source=$(cd "$2" && pwd) sanitize=${3:-none}
 if [ "$sanitize" != none ]; then echo "skipped: b_sanitize=$sanitize (the consumer links no sanitizer runtime)"; exit 77; fi
-for tool in cmake pkg-config c++ ninja; do
+for tool in cmake pkg-config c++ ninja readelf; do
   command -v "$tool" >/dev/null || { echo "skipped: $tool is not installed (scripts/setup.sh installs it)"; exit 77; }
 done
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tilesim-consumer.XXXXXX")
@@ -33,6 +38,20 @@ check_run() {  # check_run WHAT BINARY: the program's output is the expected lin
   "$2" 65 33 >/dev/null 2>&1; rc=$?
   [ "$rc" = 2 ] || fail "$1: $2 65 33 (n not a multiple of 32) exited $rc, expected 2"
   echo "ok: $1: $out"
+}
+needed() { readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' '; }  # the binary's own dependencies
+check_needed() {  # check_needed WHAT BINARY PATTERN...: no NEEDED entry of BINARY matches a glob PATTERN
+  local what=$1 binary=$2 n lib pattern
+  shift 2
+  n=$(needed "$binary")
+  [ -n "$n" ] || fail "$what: readelf -d $binary lists no NEEDED entry"
+  for lib in $n; do
+    for pattern in "$@"; do
+      # shellcheck disable=SC2053  # a glob on purpose
+      [[ $lib == $pattern ]] && fail "$what: $binary needs $lib itself (NEEDED: $n)"
+    done
+  done
+  echo "ok: $what: NEEDED $n"
 }
 
 # The install, staged under $tmp/stage; its prefix and directories as this build configured them.
@@ -48,16 +67,22 @@ check_include_closure "" "$inc" -name '*.hpp'
 cmake -S "$source/tests/consumer" -B "$tmp/cmake" -DCMAKE_PREFIX_PATH="$root" >"$tmp/cmake.log" 2>&1 \
   && cmake --build "$tmp/cmake" >>"$tmp/cmake.log" 2>&1 || fail "CMake build of tests/consumer" "$tmp/cmake.log"
 check_run "CMake find_package(tilesim), tilesim::sim" "$tmp/cmake/transpose"
+check_needed "CMake tilesim::sim (static)" "$tmp/cmake/transpose" 'libboost_context*' 'libtilesim*'
+check_run "CMake find_package(tilesim), tilesim::sim_shared" "$tmp/cmake/transpose_shared"
+check_needed "CMake tilesim::sim_shared" "$tmp/cmake/transpose_shared" 'libboost_context*'
 
-# 2. pkg-config against the install (the sysroot maps the .pc's absolute prefix into the staging directory).
-flags=$(PKG_CONFIG_SYSROOT_DIR="$tmp/stage" PKG_CONFIG_PATH="$lib/pkgconfig" pkg-config --cflags --libs tilesim) \
-  || fail "pkg-config --cflags --libs tilesim"
+# 2. pkg-config against the install, README.md's line (prefix redefined to the staging directory), its rpath the
+# .pc's libdir.
+pc() { PKG_CONFIG_PATH="$lib/pkgconfig" pkg-config --define-variable=prefix="$root" "$@"; }
+flags=$(pc --cflags --libs tilesim) && libdir=$(pc --variable=libdir tilesim) || fail "pkg-config --cflags --libs tilesim"
+[ "$libdir" -ef "$lib" ] || fail "pkg-config --variable=libdir tilesim is $libdir, not the install's $lib"
 # shellcheck disable=SC2086  # the flags are words
-c++ -std=c++20 "$source/tests/consumer/transpose.cpp" $flags -Wl,-rpath,"$lib" -o "$tmp/transpose-pc" >"$tmp/pc.log" 2>&1 \
-  || fail "c++ transpose.cpp $flags" "$tmp/pc.log"
+c++ -std=c++20 "$source/tests/consumer/transpose.cpp" $flags -Wl,-rpath,"$libdir" -o "$tmp/transpose-pc" >"$tmp/pc.log" 2>&1 \
+  || fail "c++ transpose.cpp $flags -Wl,-rpath,$libdir" "$tmp/pc.log"
 libs=$(ldd "$tmp/transpose-pc")  # whole, not piped into grep -q (pipefail would see ldd's SIGPIPE)
 [[ $libs == *"$lib/libtilesim_sim.so.0"* ]] || fail "transpose-pc does not load the installed libtilesim_sim.so.0: $libs"
-check_run "pkg-config tilesim ($flags), shared library" "$tmp/transpose-pc"
+check_run "pkg-config tilesim ($flags -Wl,-rpath,$libdir), shared library" "$tmp/transpose-pc"
+check_needed "pkg-config tilesim" "$tmp/transpose-pc" 'libboost_context*'
 
 # 3. Meson, tilesim as a subproject (this source tree, linked under the consumer's subprojects/).
 mkdir -p "$tmp/meson/subprojects"
