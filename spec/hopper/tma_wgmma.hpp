@@ -103,9 +103,13 @@ struct tma_wgmma_pair {
       }
     }
     box_index last;
-    if (mapping.k_at < 0 || mapping.mn_at < 0 || !box_index_of(op.rows() - 1, op.k_elems() - 1, last))
+    if (mapping.k_at < 0 || mapping.mn_at < 0 || !box_index_of(op.rows() - 1, op.k_elems() - 1, last)) {
+      index_t k_box = 1, mn_box = 1;
+      for (int i = 0; i < mapping.n_k; ++i) k_box *= map.loaded(mapping.k_dims[i]);
+      for (int i = 0; i < mapping.n_mn; ++i) mn_box *= map.loaded(mapping.mn_dims[i]);
       return broken_unless(false, rule::wgmma_mapping, "tma-wgmma", {"K end", mapping.k_at + op.k_elems()},
-                           {"MN end", mapping.mn_at + op.rows()});
+                           {"K in box", k_box}, {"MN end", mapping.mn_at + op.rows()}, {"MN in box", mn_box});
+    }
     return {};
   }
 };
@@ -229,7 +233,8 @@ TILESIM_HOST_DEVICE constexpr fix_list find_fixes(const tma_wgmma_pair& p) {
   if (alignment_of(p)) {
     const index_t rep = swizzle_repeat(p.map.swizzle);
     const index_t down = p.smem_base - floor_mod(p.smem_base, rep), up = down + rep;
-    for (const index_t base : {down, up}) {
+    const index_t bases[2] = {down, up};
+    for (const index_t base : bases) {
       const fix f{fix_field::smem_base, base, p.desc.start + (base - p.smem_base)};
       if (base >= 0 && detail::fixes_elements(p, f)) {
         out.add(f);
@@ -248,12 +253,12 @@ TILESIM_HOST_DEVICE constexpr fix_list find_fixes(const tma_wgmma_pair& p) {
         out.add({fix_field::base_offset, b, 0});
         break;
       }
-  if (p.desc.lbo != p.desc.sbo && detail::fixes_elements(p, {fix_field::lbo_sbo_swap, 0, 0}))
-    out.add({fix_field::lbo_sbo_swap, p.desc.sbo, p.desc.lbo});
   if (sbo_used(p.op, p.desc.swizzle))
     if (const index_t v = detail::search_16(p, fix_field::sbo, p.desc.sbo); v >= 0) out.add({fix_field::sbo, v, 0});
   if (lbo_used(p.op, p.desc.swizzle))
     if (const index_t v = detail::search_16(p, fix_field::lbo, p.desc.lbo); v >= 0) out.add({fix_field::lbo, v, 0});
+  if (p.desc.lbo != p.desc.sbo && detail::fixes_elements(p, {fix_field::lbo_sbo_swap, 0, 0}))
+    out.add({fix_field::lbo_sbo_swap, p.desc.sbo, p.desc.lbo});
   if (const index_t v = detail::search_16(p, fix_field::start, p.desc.start); v >= 0)
     out.add({fix_field::start, v, 0});
   for (int s = 0; s < 4; ++s)
@@ -264,7 +269,8 @@ TILESIM_HOST_DEVICE constexpr fix_list find_fixes(const tma_wgmma_pair& p) {
   for (int s = 0; s < 4; ++s) {
     if (static_cast<tma_swizzle>(s) == p.desc.swizzle) continue;
     const tma_wgmma_pair q = apply_fix(p, {fix_field::wgmma_swizzle, s, 0});
-    for (const fix_field f : {fix_field::sbo, fix_field::lbo, fix_field::start}) {
+    const fix_field fields[3] = {fix_field::sbo, fix_field::lbo, fix_field::start};
+    for (const fix_field f : fields) {
       const index_t v = detail::search_16(q, f, -1);
       if (v >= 0) {
         out.has_pair = true;

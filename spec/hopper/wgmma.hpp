@@ -65,7 +65,9 @@ struct matrix_descriptor {
   int base_offset = 0;
   tma_swizzle swizzle = tma_swizzle::none;
 
-  friend constexpr bool operator==(const matrix_descriptor&, const matrix_descriptor&) = default;
+  TILESIM_HOST_DEVICE constexpr bool operator==(const matrix_descriptor& o) const {
+    return start == o.start && lbo == o.lbo && sbo == o.sbo && base_offset == o.base_offset && swizzle == o.swizzle;
+  }
 
   // The first field out of the encodable range, with its value.
   TILESIM_HOST_DEVICE constexpr violation check() const {
