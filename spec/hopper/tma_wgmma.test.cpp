@@ -48,6 +48,22 @@ TEST_CASE("known good: 128B K-major bf16 64x64, A and B, every K step of 16 (sta
     }
 }
 
+TEST_CASE("the proof is a constant expression: the known-good pairing is consistent at compile time") {
+  constexpr auto good = [] {
+    tma_wgmma_pair p;
+    p.map.rank = 2, p.map.elem_bytes = 2, p.map.global_dims[0] = 64, p.map.global_dims[1] = 64;
+    p.map.global_strides[1] = 128, p.map.box_dims[0] = 64, p.map.box_dims[1] = 64, p.map.swizzle = tma_swizzle::b128;
+    p.op = {false, 64, wgmma_type::bf16, operand_major::k};
+    p.mapping = default_mapping(operand_major::k, 2);
+    p.desc = {0, 16, 1024, 0, tma_swizzle::b128};
+    return p;
+  }();
+  static_assert(consistent(good));
+  constexpr tma_wgmma_pair bad = apply_fix(good, {fix_field::sbo, 512, 0});
+  static_assert(first_mismatch(bad).mn == 8 && first_mismatch(bad).wgmma_address == 576);
+  CHECK(consistent(good));
+}
+
 TEST_CASE("the worked example of the header: (mn 9, k 8) at k_at 16 is placed and read at 1184") {
   const tma_wgmma_pair p = good_128b_k(false, 16);
   const element_check e = check_element(p, 9, 8);
