@@ -23,10 +23,9 @@
 // inside its 16-byte chunk; the placement is a bijection from the loaded box onto [0, box_bytes()).
 // Rules (driver, CUDA Driver API cuTensorMapEncodeTiled): rank 1..5; global dims 1..2^32; global strides
 // multiples of 16 below 2^40; box dims 1..256; element strides 1..8; boxDim[0] * element size a multiple of
-// 16; with swizzle, boxDim[0] * element size <= the span (32/64/128). Destination alignment
-// (docs: /work/shared/reference/hopper-tma-wgmma.md, "Shared-memory destination alignment"): 128 bytes in
-// general and, with swizzle, the pattern's repeat 256/512/1024 (nvFuser PR #4096 quoting the PTX ISA's
-// swizzling modes; TileLang #2379). Not measured here: with a destination off the repeat this header assumes
+// 16; with swizzle, boxDim[0] * element size <= the span (32/64/128). Destination alignment (the project's
+// Hopper reference notes, "Shared-memory destination alignment"): 128 bytes in general and, with swizzle, the
+// pattern's repeat 256/512/1024 (nvFuser PR #4096 quoting the PTX ISA's swizzling modes; TileLang #2379). Not measured here: with a destination off the repeat this header assumes
 // the pattern is anchored at the destination (offsets swizzled, not absolute addresses), which is what the
 // PTX ISA's wgmma "base offset = (pattern start addr >> 7) & 7" describes; the hardware may differ.
 // With swizzle and an inner box narrower than the span the dense packing above is this header's reading of
