@@ -5,6 +5,7 @@
 // by hand below, and one case per class of bad input (exit 2, one stderr line naming the problem). A few
 // cases call the parsing helpers directly (args.hpp, grid.hpp).
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <algorithm>
 #include <doctest/doctest.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -772,4 +773,56 @@ TEST_CASE("encoding --svg: refused for non-2-D tiles and unwritable paths; a fai
   const char* tmp = std::getenv("TMPDIR");
   check_rejected({"encoding", "docs-4x4", "--svg", tmp ? tmp : "/tmp"}, {"--svg: cannot write", "Is a directory"});
   unlink(path.c_str());
+}
+
+// `tilesim tma-wgmma` (cli/tma_wgmma.cpp; the proof is spec/hopper/tma_wgmma.hpp).
+TEST_CASE("tma-wgmma: 0 when consistent, 1 naming the first element and the fixing field, 2 on bad input") {
+  const std::vector<std::string> good = {"tma-wgmma", "--type", "bf16", "--box", "64,64", "--tma-swizzle", "128B",
+                                         "--operand", "A", "--major", "k", "--swizzle", "128B", "--sbo", "1024"};
+  const auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> a = good;
+    for (std::string& e : extra) {
+      const auto it = std::find(a.begin(), a.end(), e);
+      if (it != a.end() && e.rfind("--", 0) == 0) a.erase(it, it + 2);  // a later value replaces the default one
+      a.push_back(e);
+    }
+    return a;
+  };
+  const result ok = run_tilesim(with({"--k-at", "16"}));
+  CHECK(ok.code == 0);
+  CHECK(ok.err.empty());
+  CHECK(contains(ok.out, "descriptor 0x4000004000010002: start 32, LBO 16 (unused), SBO 1024"));
+  CHECK(contains(ok.out, "consistent: all 1024 elements wgmma reads are the elements TMA put there"));
+
+  // LBO and SBO swapped: the first element of the second 8-row group differs; SBO is named first.
+  std::vector<std::string> swapped = good;
+  swapped.erase(swapped.end() - 2, swapped.end());
+  for (const char* s : {"--lbo", "1024", "--sbo", "16"}) swapped.push_back(s);
+  const result bad = run_tilesim(swapped);
+  CHECK(bad.code == 1);
+  CHECK(contains(bad.out, "NOT consistent: element (mn 8, k 0) = box (0, 8) = global (0, 8): TMA put it at byte 1024, "
+                          "wgmma reads byte 16"));
+  CHECK(contains(bad.out, "  fix: --sbo 1024  (SBO: bytes from one 8-row group of M/N to the next)"));
+  CHECK(contains(bad.out, "  fix: --lbo 16 --sbo 1024  (LBO and SBO swapped"));
+
+  // The swizzle modes disagree; the destination is 512 bytes off the 1024-byte repeat.
+  const result swz = run_tilesim(with({"--swizzle", "64B"}));
+  CHECK(swz.code == 1);
+  CHECK(contains(swz.out, "  fix: --swizzle 128B"));
+  const result base = run_tilesim(with({"--smem-base", "512", "--json"}));
+  CHECK(base.code == 1);
+  CHECK(contains(base.out, "\"alignment\": \"tma: with swizzle the shared-memory destination must be aligned"));
+  CHECK(contains(base.out, "{\"field\": \"smem_base\", \"options\": \"--smem-base 0 --start 0\""));
+  CHECK(contains(base.out, "{\"field\": \"base_offset\", \"options\": \"--base-offset 4\""));
+
+  check_rejected({"tma-wgmma", "--box", "64,64"}, {"tma-wgmma needs --type"});
+  check_rejected(with({"--box", "128,64"}), {"inner box dimension in bytes must not exceed the swizzle span",
+                                             "inner bytes = 256, span = 128"});
+  check_rejected(with({"--sbo", "1000"}), {"SBO = 1000"});
+  check_rejected(with({"--box", "64,32"}), {"MN end = 64", "MN in box = 32"});
+  check_rejected(with({"--box", "64,6x"}), {"option --box: '6x' is not an integer"});
+  check_rejected(with({"--type", "tf32", "--major", "mn", "--box", "32,64"}), {"16-bit types"});
+  check_rejected({"tma-wgmma", "--type", "bf16", "--box", "64,64", "--tma-swizzle", "128B", "--operand", "A", "--major",
+                  "k", "--descriptor", "0x4000004000018000"},
+                 {"sets reserved bits 0x8000"});
 }

@@ -10,6 +10,7 @@
 //   tilesim run PROGRAM [options]       a built-in tile program on the simulator, priced per instruction (run.hpp)
 //   tilesim merge PARTIAL.json...       the slices of a sharded `tilesim run`, joined into its report (merge.hpp)
 //   tilesim examples [options]          the main job: every reference program (examples/), one table (examples.hpp)
+//   tilesim tma-wgmma [options]         does a wgmma descriptor read what a TMA box wrote? (tma_wgmma.hpp)
 //   tilesim --help, tilesim layout --help, tilesim encoding --help
 //
 // Exit codes: 0 success; 2 a usage mistake or parameters that spec/ rejects (one line on stderr, starting
@@ -28,6 +29,7 @@
 #include "cli/merge.hpp"
 #include "cli/run.hpp"
 #include "cli/synth.hpp"
+#include "cli/tma_wgmma.hpp"
 #include "cli/encodings.hpp"
 #include "cli/grid.hpp"
 #include "cli/layouts.hpp"
@@ -109,6 +111,9 @@ void print_help(std::ostream& out) {
          "  tilesim synth [options]          the LDS layout that makes a tile's writer and reader conflict-free,\n"
          "                                   spelled for spec/, CK Tile and CuTe (tilesim synth --help)\n"
          "  tilesim prove CLAIM [options]    a layout claim over a whole parameter grid, sharded (tilesim prove --help)\n"
+         "  tilesim tma-wgmma [options]      prove that a wgmma descriptor reads every element where a TMA box put\n"
+         "                                   it, or name the first that differs and the field that fixes it\n"
+         "                                   (tilesim tma-wgmma --help)\n"
          "  tilesim --help                   this text\n"
          "  tilesim layout --help            layouts, their options and defaults, the bank model\n"
          "  tilesim encoding --help          encodings, the accepted syntax, options, output, SVG\n"
@@ -185,7 +190,7 @@ int run_layouts(const std::vector<std::string>& args) {
 
 int run(const std::vector<std::string>& args) {
   if (args.empty())
-    throw usage_error("no command given (commands: examples, layout, layouts, encoding, bank, global, run, merge, synth, prove; see tilesim --help)");
+    throw usage_error("no command given (commands: examples, layout, layouts, encoding, bank, global, run, merge, synth, prove, tma-wgmma; see tilesim --help)");
   const std::string& cmd = args[0];
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   if (cmd == "--help" || cmd == "-h" || cmd == "help") {
@@ -202,8 +207,9 @@ int run(const std::vector<std::string>& args) {
   if (cmd == "merge") return merge_command(rest);
   if (cmd == "synth") return run_synth_command(rest);
   if (cmd == "prove") return run_prove_command(rest);
+  if (cmd == "tma-wgmma") return run_tma_wgmma_command(rest);
   throw usage_error("unknown command '" + cmd +
-                    "' (commands: examples, layout, layouts, encoding, bank, global, run, merge, synth, prove; see tilesim --help)");
+                    "' (commands: examples, layout, layouts, encoding, bank, global, run, merge, synth, prove, tma-wgmma; see tilesim --help)");
 }
 
 // spec_error::what() reads "tilesim: <rule text> (values)"; the cli prefix replaces its "tilesim: ".

@@ -63,7 +63,21 @@
   X(pattern_not_dividing, "encoding pattern: every split must be exact: vector | cols, warp size | threads, X1 = min(vector, rows*cols/threads) >= 1, X1 | cols, cols/X1 | warp size, threads/(cols/X1) | rows") \
   X(tile_not_dividing, "tiling: the tile side must divide the lengths it tiles")                            \
   X(tile_too_large, "tiling: the tile side is above the layout's fixed capacity")                          \
-  X(launch_split_not_exact, "program: the work must split exactly over the launch (the values say which split)")
+  X(launch_split_not_exact, "program: the work must split exactly over the launch (the values say which split)") \
+  X(tma_rank, "tma: the tensor rank must be 1..5")                                                            \
+  X(tma_elem_bytes, "tma: the element size must be 1, 2, 4 or 8 bytes")                                       \
+  X(tma_global_dim, "tma: every global dimension must be in 1..2^32")                                         \
+  X(tma_global_stride, "tma: every global byte stride (dims 1..rank-1) must be a multiple of 16 and < 2^40")  \
+  X(tma_box_dim, "tma: every box dimension must be in 1..256")                                                \
+  X(tma_elem_stride, "tma: every element stride must be in 1..8")                                             \
+  X(tma_inner_box_bytes, "tma: the inner box dimension in bytes (boxDim[0] * element size) must be a multiple of 16") \
+  X(tma_inner_box_span, "tma: with swizzle the inner box dimension in bytes must not exceed the swizzle span") \
+  X(tma_smem_base_128, "tma: the shared-memory destination must be 128-byte aligned")                         \
+  X(tma_smem_base_repeat, "tma: with swizzle the shared-memory destination must be aligned to the pattern's repeat (256/512/1024 bytes for 32B/64B/128B)") \
+  X(wgmma_field_range, "wgmma descriptor: start, LBO and SBO must be multiples of 16 in [0, 2^18), base offset in 0..7") \
+  X(wgmma_shape, "wgmma operand: A is m64, B has n a multiple of 8 in 8..256")                                \
+  X(wgmma_mn_major_type, "wgmma operand: MN-major (transposed) operands exist for 16-bit types (f16, bf16) only") \
+  X(wgmma_mapping, "tma-wgmma: the operand's K and MN must map onto distinct box dims inside the box")
 
 namespace tilesim {
 

@@ -4,6 +4,7 @@
 //   transform + transforms/*           one coordinate transform per file (upper -> lower index maps)
 //   adaptor, coordinate, descriptor    transforms wired into chains, evaluated and moved
 //   layouts/*                          named LDS layouts built from the above (CK XOR, CuTe swizzle, Morton)
+//   hopper/*                           sm90's TMA box placement, the wgmma matrix descriptor, the proof joining them
 #pragma once
 
 #include "spec/config.hpp"
@@ -46,3 +47,6 @@
 #include "spec/distribution/sweep.hpp"
 #include "spec/distribution/encoding_algebra.hpp"
 #include "spec/distribution/patterns.hpp"
+#include "spec/hopper/tma.hpp"
+#include "spec/hopper/wgmma.hpp"
+#include "spec/hopper/tma_wgmma.hpp"
