@@ -120,12 +120,18 @@ std::string one_line(const std::string& text) {
   return out.size() > 400 ? out.substr(0, 397) + "..." : out;
 }
 
-// Why the counters were not measured, from what ncu (or the search for it) threw; a refused profiler says so first.
+// Why the counters were not measured, from what ncu (or the search for it) threw: ncu's own "==ERROR==" lines
+// where it wrote any (the profiled program's output before them says less); a refused profiler says so first.
 std::string counters_skip_reason(const std::string& what) {
+  std::istringstream in(what);
+  std::string line, errors;
+  while (std::getline(in, line))
+    if (line.find("==ERROR==") != std::string::npos) errors += line.substr(line.find("==ERROR==")) + "\n";
+  const std::string words = errors.empty() ? one_line(what) : "ncu failed: " + one_line(errors);
   if (what.find("ERR_NVGPUCTRPERM") != std::string::npos)
     return "Nsight Compute may not read this GPU's performance counters (ERR_NVGPUCTRPERM: profiling is restricted "
-           "to admin users on this machine): " + one_line(what);
-  return one_line(what);
+           "to admin users on this machine): " + words;
+  return words;
 }
 
 // The simulator's twelve counters, one line each: "    global_sectors_ld        sim 64".

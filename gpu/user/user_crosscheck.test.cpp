@@ -280,8 +280,9 @@ TEST_CASE("user crosscheck: a kernel launch that fails is a failed report with t
 TEST_CASE("user crosscheck: a profiler that refuses (ERR_NVGPUCTRPERM) or is missing leaves the counters skipped with "
           "its words; outputs are still compared and the call passes") {
   const std::string refused = write_script("user_crosscheck_refusing_ncu.sh",
-      "#!/bin/sh\necho '==PROF== Connected to process 1'\necho '==ERROR== ERR_NVGPUCTRPERM - The user does not have "
-      "permission to access NVIDIA GPU Performance Counters on the target device 0.'\nexit 1\n");
+      "#!/bin/sh\necho '==PROF== Connected to process 1'\nfor i in $(seq 100); do echo \"the program's output, line $i\"; "
+      "done\necho '==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access NVIDIA GPU Performance "
+      "Counters on the target device 0.'\nexit 1\n");
   for (const std::string& ncu : {"./" + refused, std::string("/nonexistent/tilesim-test-ncu")}) {
     CAPTURE(ncu);
     const scoped_env env("NCU", ncu);
@@ -297,7 +298,12 @@ TEST_CASE("user crosscheck: a profiler that refuses (ERR_NVGPUCTRPERM) or is mis
     CHECK_FALSE(r.counters_measured);
     const bool perm = ncu == "./" + refused;
     CHECK(r.why_counters_skipped.find(perm ? "ERR_NVGPUCTRPERM" : "/nonexistent/tilesim-test-ncu") != std::string::npos);
-    if (perm) CHECK(r.why_counters_skipped.rfind("Nsight Compute may not read this GPU's performance counters", 0) == 0);
+    if (perm) {  // the refusal first, then ncu's own error line, not the program's output before it
+      CHECK(r.why_counters_skipped.rfind("Nsight Compute may not read this GPU's performance counters", 0) == 0);
+      CHECK(r.why_counters_skipped.find("ncu failed: ==ERROR== ERR_NVGPUCTRPERM - The user does not have permission") !=
+            std::string::npos);
+      CHECK(r.why_counters_skipped.find("the program's output") == std::string::npos);
+    }
     CHECK(r.text.find("counters skipped: ") != std::string::npos);
     CHECK(r.text.find("global_sectors_ld        sim " + std::to_string(r.simulator.global_sectors_ld)) != std::string::npos);
     const json_value& p = r.json["points"][0];
