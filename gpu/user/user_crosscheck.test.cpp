@@ -6,6 +6,7 @@
 //     values; within a stated tolerance a float difference passes, above it fails;
 //   - no GPU: skipped, naming why, with the simulator's side still whole: its report, its twelve counters (in
 //     r.simulator, in the text, in the JSON point), the JSON's GPU part {"status": "skipped", "reason": ...};
+//     no JSON object holds a key twice (with a GPU or without);
 //     the doctest helper passes;
 //   - a kernel launch that fails is a report (GPU FAILED, not passed, the runtime's words), not an exception;
 //   - an ncu that refuses (ERR_NVGPUCTRPERM) or is missing leaves the counters "skipped" with its words, the
@@ -23,6 +24,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <set>
 #include <stdexcept>
 
 #include "gpu/user/doctest_crosscheck.hpp"
@@ -164,6 +166,20 @@ std::string write_script(const std::string& path, const std::string& text) {
   return path;
 }
 
+// The first key some object of v holds twice ("" when none): a JSON reader keeps only one of them.
+std::string repeated_key(const json_value& v) {
+  if (v.is_array())
+    for (const json_value& e : v.elements())
+      if (std::string k = repeated_key(e); !k.empty()) return k;
+  if (!v.is_object()) return "";
+  std::set<std::string> seen;
+  for (const auto& [key, value] : v.members()) {
+    if (!seen.insert(key).second) return key;
+    if (std::string k = repeated_key(value); !k.empty()) return k;
+  }
+  return "";
+}
+
 crosscheck_options no_counters(const char* name) {
   crosscheck_options o;
   o.name = name;
@@ -190,6 +206,7 @@ TEST_CASE("user crosscheck: the same program on both sides is equal; the report 
   CHECK(r.json["points"].elements().size() == 1);
   CHECK(r.json["points"].elements()[0]["program"].string() == "user");
   CHECK(r.json["device"]["name"].string() == "stand-in GPU (the simulator)");
+  CHECK(repeated_key(r.json) == "");
 }
 
 TEST_CASE("user crosscheck: one element off on the GPU is a mismatch naming buffer, element and both values; a "
@@ -260,6 +277,7 @@ TEST_CASE("user crosscheck: without a GPU the report still holds the simulator's
   CHECK(r.json["summary"]["results_equal"].is_null());
   CHECK_FALSE(r.json["summary"]["counters_measured"].boolean());
   CHECK(parse_json(dump(r.json, 2)) == r.json);
+  CHECK(repeated_key(r.json) == "");
 }
 
 TEST_CASE("user crosscheck: a kernel launch that fails is a failed report with the runtime's words, not an exception") {
