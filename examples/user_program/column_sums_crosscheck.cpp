@@ -88,7 +88,7 @@ int main(int argc, char** argv) {
     skipped = skipped || r.skipped;
     all_passed = all_passed && r.passed();
     source_differs = source_differs || (r.source_compared && !r.source.all_equal);
-    if (r.skipped) continue;
+    if (r.skipped || !r.gpu_error.empty()) continue;  // no GPU numbers to record (r.text says why)
     if (doc.is_null()) {
       doc = r.json;
     } else {

@@ -1,8 +1,10 @@
 // Nsight Compute's per-instruction source counters matched to a program's labels (source_counters.hpp,
 // source_match.hpp). Laws:
 //   - classify_sass names the memory class of every LDS / STS / LDSM / LDG / STG / atomic form, none otherwise;
-//   - the CSV reader finds columns by name, reads thousands separators, refuses a missing column (naming it) and
-//     a page holding two launches;
+//   - the CSV reader finds columns by name, reads thousands separators, refuses a missing Address, Source or
+//     Instructions Executed column (naming it) and a page holding two launches; a missing cost column reads 0;
+//   - a row reduction in registers (no LDS access: Nsight's page has no "L1 Wavefronts Shared" column) matches
+//     the simulator label by label, and a tampered sector count on that page is still named;
 //   - a source page that counts exactly what the simulator ran (built here from the run: one SASS instruction per
 //     k-th occurrence of a label in a wave) matches every label "equal"; one tampered count turns exactly that
 //     label to "DIFFER" (wavefronts, sectors) or "unmatched" (executed counts), never silently "equal";
@@ -23,6 +25,8 @@
 #include <sstream>
 
 #include "examples/user_program/column_sums.hpp"
+#include "kernel/model/program.hpp"
+#include "gpu/crosscheck/ncu.hpp"
 #include "gpu/crosscheck/sass_lines.hpp"
 #include "gpu/crosscheck/source_match.hpp"
 #include "sim/engine/engine.hpp"
@@ -88,6 +92,43 @@ std::string page_of(const sim::run_result& run, const sim::arch_table& arch) {
   return csv;
 }
 
+// The CSV text `csv` without the columns named in `drop` (header and rows alike), as Nsight writes a page that lacks them.
+std::string without_columns(const std::string& csv, const std::vector<std::string>& drop) {
+  std::istringstream in(csv);
+  std::string line, out;
+  std::vector<bool> keep;
+  while (std::getline(in, line)) {
+    if (line.rfind("==", 0) == 0) {
+      out += line + "\n";
+      continue;
+    }
+    const std::vector<std::string> f = gpu::split_csv(line);
+    if (keep.empty())
+      for (const std::string& h : f) keep.push_back(std::find(drop.begin(), drop.end(), h) == drop.end());
+    std::string kept;
+    for (std::size_t i = 0; i < f.size(); ++i)
+      if (i >= keep.size() || keep[i]) kept += (kept.empty() ? "\"" : ",\"") + f[i] + "\"";
+    out += kept + "\n";
+  }
+  return out;
+}
+
+// A row reduction in registers: thread t sums row t of an 8-column tile (8 global loads) and stores it; no LDS.
+struct row_sums {
+  int in = 0, out = 1;
+  template <class Ctx>
+  void operator()(Ctx& ctx) const {
+    const auto a = global_buffer<float>(ctx, in);
+    const auto b = global_buffer<float>(ctx, out);
+    const index_t row = ctx.block_id() * ctx.block_size() + ctx.thread_id();
+    float sum = 0;
+    ctx.label("row read");
+    for (int c = 0; c < 8; ++c) sum += load_element(a, row * 8 + c);
+    ctx.label("row store");
+    store_element(b, row, sum);
+  }
+};
+
 const gpu::source_row* row_named(const gpu::source_comparison& c, const std::string& label) {
   for (const gpu::source_row& r : c.rows)
     if (r.name() == label) return &r;
@@ -131,7 +172,8 @@ TEST_CASE("classify_sass: the memory class of each SASS opcode form; none for th
     CHECK(gpu::classify_sass(other).space == gpu::sass_space::none);
 }
 
-TEST_CASE("source page CSV: columns by name, thousands separators, a missing column or a second page is refused") {
+TEST_CASE("source page CSV: columns by name, thousands separators, a missing counting column or a second page is "
+          "refused; a missing cost column reads 0") {
   const std::string one = std::string(header) + "\"0x0470\",\"LDS R5, [R2+0x400]\",\"3\",\"1,024\",\"4,096\",\"1024\",\"\",\"\"\n";
   const std::vector<gpu::sass_row> rows = gpu::parse_source_csv(one, "one.csv");
   REQUIRE(rows.size() == 1);
@@ -142,12 +184,20 @@ TEST_CASE("source page CSV: columns by name, thousands separators, a missing col
   CHECK(rows[0].cls.text() == "lds load 4 B");
   bool threw = false;
   try {
-    (void)gpu::parse_source_csv("\"Address\",\"Source\",\"Instructions Executed\"\n", "short.csv");
+    (void)gpu::parse_source_csv("\"Address\",\"Source\",\"L1 Wavefronts Shared\"\n", "short.csv");
   } catch (const std::exception& e) {
     threw = true;
-    CHECK(std::string(e.what()).find("no column \"L1 Wavefronts Shared\"") != std::string::npos);
+    CHECK(std::string(e.what()).find("no column \"Instructions Executed\"") != std::string::npos);
+    CHECK(std::string(e.what()).find("(columns: Address, Source, L1 Wavefronts Shared)") != std::string::npos);
   }
   CHECK(threw);
+  // Neither cost column (a kernel with no memory access Nsight would cost): every row reads 0 wavefronts and sectors.
+  const std::vector<gpu::sass_row> bare = gpu::parse_source_csv(
+      "\"Address\",\"Source\",\"Instructions Executed\"\n\"0x10\",\"LDG.E R2, desc[UR4][R2.64]\",\"7\"\n", "bare.csv");
+  REQUIRE(bare.size() == 1);
+  CHECK(bare[0].executed == 7);
+  CHECK(bare[0].wavefronts == 0);
+  CHECK(bare[0].sectors == 0);
   CHECK_THROWS(gpu::parse_source_csv(one + one, "two.csv"));
   CHECK_THROWS(gpu::parse_source_csv("no page here\n", "none.csv"));
 }
@@ -190,6 +240,41 @@ TEST_CASE("a source page that counts what the simulator ran matches every label;
     CHECK_FALSE(u.all_equal);
     CHECK(row_named(u, "column read")->status == "unmatched");
   }
+}
+
+TEST_CASE("a row reduction without LDS: a source page with no \"L1 Wavefronts Shared\" column matches every label") {
+  const sim::arch_table& sm90 = sim::arch_named("sm90");
+  sim::global_memory m;
+  std::vector<float> tile(2 * 64 * 8);
+  for (std::size_t i = 0; i < tile.size(); ++i) tile[i] = static_cast<float>(i % 13);
+  const int a = m.add<float>("in", tile);
+  const int b = m.add<float>("out", 2 * 64, -1.0f);
+  const sim::run_result run =
+      sim::run({.grid = 2, .block = 64, .wave_size = 32}, std::move(m), [&](sim::thread_context& ctx) { row_sums{a, b}(ctx); });
+  const std::string page = without_columns(page_of(run, sm90), {"L1 Wavefronts Shared", "L1 Wavefronts Shared Ideal"});
+  REQUIRE(page.find("L1 Wavefronts Shared") == std::string::npos);
+  const gpu::source_comparison c = gpu::compare_source_counters(sm90, run, gpu::parse_source_csv(page, "no-lds.csv"), "no-lds.csv");
+  CHECK(c.all_equal);
+  const gpu::source_row* read = row_named(c, "row read");
+  REQUIRE(read != nullptr);
+  CHECK(read->status == "equal");
+  CHECK(read->sass_instructions == 8);          // 8 loads per thread, unrolled
+  CHECK(read->gpu_executed == 8 * 2 * 2);       // each executed by 2 warps in each of 2 blocks
+  CHECK(read->sim_sectors == read->gpu_sectors);
+  CHECK(read->sim_sectors > 0);
+  REQUIRE(row_named(c, "row store") != nullptr);
+  CHECK(row_named(c, "row store")->status == "equal");
+  // The page still counts: one more sector on the store is named.
+  std::string bad = page;
+  const std::size_t at = bad.find("\"STG.E R4, desc[UR4][R2.64]\",\"0\",\"4\",\"");
+  REQUIRE(at != std::string::npos);
+  const std::size_t value = at + std::string("\"STG.E R4, desc[UR4][R2.64]\",\"0\",\"4\",\"").size();
+  const std::size_t end = bad.find('"', value);
+  bad.replace(value, end - value, std::to_string(std::stoll(bad.substr(value, end - value)) + 1));
+  const gpu::source_comparison t = gpu::compare_source_counters(sm90, run, gpu::parse_source_csv(bad, "bad.csv"), "bad.csv");
+  CHECK_FALSE(t.all_equal);
+  CHECK(row_named(t, "row store")->status == "DIFFER");
+  CHECK(row_named(t, "row read")->status == "equal");
 }
 
 TEST_CASE("H100 source counters of the user program: every label's counts equal the simulator's; tampered ones do not") {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -77,6 +78,13 @@ std::vector<ncu_launch> count_with_ncu(const std::string& extra_ncu_args, const 
                            command + " > " + err + " 2>&1";
   std::cout << "counting with Nsight Compute: " << full << "\n" << std::flush;
   const int status = std::system(full.c_str());
+  struct remove_dir {  // the temporary folder goes on every path, a failure's included
+    std::string path;
+    ~remove_dir() {
+      std::error_code ignored;
+      std::filesystem::remove_all(path, ignored);
+    }
+  } cleanup{dir};
   if (status != 0 || access(csv.c_str(), R_OK) != 0) {
     std::ifstream e(err);
     std::stringstream s;

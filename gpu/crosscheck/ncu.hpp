@@ -11,7 +11,8 @@
 // H100: {{0, "void tilesim::gpu::copy_fp16_kernel<0>(tilesim::gpu::kernel_args)", {lds_wavefronts_ld 512, ...}}, ...}.
 //
 // INVARIANTS: every launch of the result has every metric of counter_metrics() that ncu reported (values with
-// thousands separators read exactly); a failing ncu (status != 0, no CSV) is a device_error quoting its output.
+// thousands separators read exactly); a failing ncu (status != 0, no CSV) is a device_error quoting its output;
+// the temporary folder of ncu's CSV and output is removed either way.
 #pragma once
 
 #include <string>

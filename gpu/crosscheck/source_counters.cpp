@@ -130,8 +130,9 @@ std::vector<sass_row> parse_source_csv(const std::string& text, const std::strin
                            ": a second source page: this CSV holds several launches (export one: --launch-count 1)");
       header = f;
       for (std::size_t i = 0; i < f.size(); ++i) col.emplace(f[i], i);
-      for (const char* need : {"Address", "Source", "Instructions Executed", "L1 Wavefronts Shared",
-                               "L2 Theoretical Sectors Global"})
+      // The cost columns are not required: Nsight leaves out "L1 Wavefronts Shared" for a kernel without
+      // shared-memory accesses and "L2 Theoretical Sectors Global" for one without global ones (cell() reads 0).
+      for (const char* need : {"Address", "Source", "Instructions Executed"})
         if (!col.count(need)) {
           std::string present;
           for (const std::string& h : header) present += (present.empty() ? "" : ", ") + h;

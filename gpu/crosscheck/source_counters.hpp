@@ -28,9 +28,12 @@
 // also 4 on a conflict-free STS.128 (128 wavefronts, 32 executions): it is wavefronts per instruction, what
 // `tilesim run` prints as wf/inst, not tilesim's N-way.
 //
-// INVARIANTS: a missing column is an error naming it and the columns present; numbers with thousands separators
-// and empty cells (0) read exactly; a CSV that holds several launches' pages (several header lines) is refused:
-// export one launch. No vendor header: ncu runs as a program (ncu_program(), ncu.hpp).
+// INVARIANTS: a missing Address, Source or Instructions Executed column is an error naming it and the columns
+// present; a missing cost column ("L1 Wavefronts Shared", "L2 Theoretical Sectors Global", their Ideal /
+// Excessive) reads 0 on every row: Nsight leaves them out for a kernel with no shared-memory (or no global)
+// accesses, such as a row reduction in registers, which then has nothing of that kind to count; numbers with
+// thousands separators and empty cells (0) read exactly; a CSV that holds several launches' pages (several
+// header lines) is refused: export one launch. No vendor header: ncu runs as a program (ncu_program(), ncu.hpp).
 #pragma once
 
 #include <cstdint>

@@ -175,7 +175,8 @@ void compile_in_processes(const std::vector<std::string>& sources, const std::ve
         w.buffer.erase(0, eol + 1);
         std::size_t i = 0;
         compiled_kernel k;
-        line >> i >> k.ok >> k.cached >> k.seconds >> k.stack_bytes >> k.spill_store_bytes >> k.spill_load_bytes >> k.registers;
+        line >> i >> k.ok >> k.cached >> k.seconds >> k.stack_bytes >> k.spill_store_bytes >> k.spill_load_bytes >> k.registers >>
+            k.compiled_by_pid;
         if (!line || i >= out.size()) continue;
         const std::string stem = dir + "/" + std::to_string(i);
         k.cubin = slurp(stem + ".cubin");
@@ -260,8 +261,8 @@ int compile_worker_main(const std::vector<std::string>& args) {
     const compiled_kernel k = compile_kernel(slurp(stem + ".cu"), name, o);
     spit(stem + ".cubin", k.cubin);
     spit(stem + ".log", k.log);
-    std::printf("%zu %d %d %.17g %lld %lld %lld %d\n", i, k.ok ? 1 : 0, k.cached ? 1 : 0, k.seconds, k.stack_bytes,
-                k.spill_store_bytes, k.spill_load_bytes, k.registers);
+    std::printf("%zu %d %d %.17g %lld %lld %lld %d %lld\n", i, k.ok ? 1 : 0, k.cached ? 1 : 0, k.seconds, k.stack_bytes,
+                k.spill_store_bytes, k.spill_load_bytes, k.registers, k.compiled_by_pid);
     std::fflush(stdout);
   }
   return 0;

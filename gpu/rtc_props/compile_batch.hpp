@@ -28,7 +28,8 @@
 // every i, compiled by 16 `tilesim-gpu props-pass --compile-worker` processes.
 //
 // INVARIANTS: result i belongs to case i; a failed compile (or a worker that died) is ok == false with its log
-// (no exception); a case compiled by a worker reports the worker's own compile seconds.
+// (no exception); a case compiled by a worker reports the worker's own compile seconds and process id
+// (compiled_by_pid).
 #pragma once
 
 #include <functional>

@@ -241,6 +241,7 @@ compiled_kernel compile_kernel(const std::string& source, const std::string& nam
       : o.backend == rtc_backend::nvcc ? compile_nvcc(source, name, o)
                                        : compile_hipcc(source, name, o);
   k.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  k.compiled_by_pid = static_cast<long long>(getpid());
   parse_info(name, o, k);
   const std::string stem = cache_stem(source, o);
   if (k.ok && !stem.empty()) {

@@ -53,6 +53,7 @@ struct compiled_kernel {
   double seconds = 0;  // wall time of this compile (0 for a cache hit)
   long long stack_bytes = -1, spill_store_bytes = -1, spill_load_bytes = -1;
   int registers = -1;
+  long long compiled_by_pid = 0;  // the process that ran the compile (this one or a worker); 0 for a cache hit
 };
 
 // Compiles `source`, whose kernel is extern "C" `name`, with o's back end (see above).

@@ -1,11 +1,12 @@
 // tilesim/gpu/rtc_props/rtc_sample.test.cpp: NVRTC compiles a sample of generated cases, every kernel 0 bytes of stack.
 #include <doctest/doctest.h>
 
-#include <sys/resource.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
+#include <set>
 #include <thread>
 
 #include "gpu/rtc_props/compile_batch.hpp"
@@ -114,19 +115,16 @@ TEST_CASE("a broken kernel fails with its log") {
 
 // Law (compile throughput): the batch's worker processes compile exactly what one process compiles (same cubin
 // bytes, same ptxas report), report each case once in increasing order, and the work really runs in child
-// processes (their CPU time, waited for, grows by about the compile time); the cores default is sane.
+// processes: with 2 jobs and 3 cases each of the 2 workers is handed a case at once, so the results name exactly
+// 2 compiling processes, neither of them this one (the 1-job batch names only this one); the cores default is
+// sane. How fast the pool is (CPU time, wall time) depends on the machine's load: that belongs in a benchmark
+// (tilesim-props-compile, docs/gpu.md's table), not in a law that must hold on a loaded 2-core machine.
 TEST_CASE("worker processes compile what one process compiles") {
   rtc_options o;
   o.root = find_root(".");
   std::vector<props_case> cases;
   for (int i = 0; i < 3; ++i) cases.push_back(generate_case(4242, 100 + 3 * i).value());
   const std::vector<compiled_kernel> alone = compile_batch(cases, o, 1, nullptr, {"props-pass"});
-  auto children_cpu = [] {
-    rusage u{};
-    getrusage(RUSAGE_CHILDREN, &u);
-    return static_cast<double>(u.ru_utime.tv_sec) + 1e-6 * static_cast<double>(u.ru_utime.tv_usec);
-  };
-  const double cpu0 = children_cpu();
   std::size_t last = 0;
   const std::vector<compiled_kernel> pooled = compile_batch(cases, o, 2, [&](std::size_t done, std::size_t total) {
     CHECK(done == last + 1);
@@ -134,7 +132,15 @@ TEST_CASE("worker processes compile what one process compiles") {
     last = done;
   }, {"props-pass"});
   CHECK(last == 3);
-  CHECK(children_cpu() - cpu0 > 0.5 * (alone[0].seconds + alone[1].seconds + alone[2].seconds));
+  const long long self = static_cast<long long>(getpid());
+  std::set<long long> workers;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    CHECK(alone[i].compiled_by_pid == self);
+    CHECK(pooled[i].compiled_by_pid > 0);
+    CHECK(pooled[i].compiled_by_pid != self);
+    workers.insert(pooled[i].compiled_by_pid);
+  }
+  CHECK(workers.size() == 2);
   for (std::size_t i = 0; i < cases.size(); ++i) {
     INFO("case ", i, " log:\n", pooled[i].log);
     REQUIRE(alone[i].ok);

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iterator>
 #include <sstream>
+#include <stdexcept>
 #include <unistd.h>
 
 #include "gpu/crosscheck/ncu.hpp"
@@ -107,7 +108,270 @@ std::pair<long long, std::string> compare_slot(const user_buffers::slot& s, cons
   return {bad, first};
 }
 
+// ncu's words on one line, at most 400 characters: "==ERROR== ERR_NVGPUCTRPERM - The user ...".
+std::string one_line(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    const bool space = c == '\n' || c == '\r' || c == '\t' || c == ' ';
+    if (space && (out.empty() || out.back() == ' ')) continue;
+    out += space ? ' ' : c;
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out.size() > 400 ? out.substr(0, 397) + "..." : out;
+}
+
+// Why the counters were not measured, from what ncu (or the search for it) threw: ncu's own "==ERROR==" lines
+// where it wrote any (the profiled program's output before them says less); a refused profiler says so first.
+std::string counters_skip_reason(const std::string& what) {
+  std::istringstream in(what);
+  std::string line, errors;
+  while (std::getline(in, line))
+    if (line.find("==ERROR==") != std::string::npos) errors += line.substr(line.find("==ERROR==")) + "\n";
+  const std::string words = errors.empty() ? one_line(what) : "ncu failed: " + one_line(errors);
+  if (what.find("ERR_NVGPUCTRPERM") != std::string::npos)
+    return "Nsight Compute may not read this GPU's performance counters (ERR_NVGPUCTRPERM: profiling is restricted "
+           "to admin users on this machine): " + words;
+  return words;
+}
+
+// The simulator's twelve counters, one line each: "    global_sectors_ld        sim 64".
+std::string simulator_counter_lines(const counters& c) {
+  std::string out;
+  char line[160];
+  const json_value j = to_json(c);
+  for (const auto& [name, value] : j.members()) {
+    std::snprintf(line, sizeof line, "    %-24s sim %lld\n", name.c_str(), static_cast<long long>(value.number()));
+    out += line;
+  }
+  return out;
+}
+
+// What the comparison of the outputs found: elements compared, mismatches, the first one named.
+struct output_check {
+  long long compared = 0, mismatches = 0;
+  std::string first;
+};
+
+// Every output slot, GPU (warm) against the simulator's run.
+output_check compare_outputs(const user_buffers& buffers, const sim::run_result& run, const device_result& warm) {
+  output_check c;
+  for (std::size_t k = 0; k < buffers.slots().size(); ++k) {
+    const user_buffers::slot& s = buffers.slots()[k];
+    if (!s.output) continue;
+    const byte_buffer sim_bytes = s.bytes_of(run.memory);
+    const auto [bad, what] = compare_slot(s, sim_bytes, warm.buffers.at(k));
+    c.compared += static_cast<long long>(sim_bytes.size() / s.element_bytes);
+    c.mismatches += bad;
+    if (bad && c.first.empty()) c.first = what;
+  }
+  return c;
+}
+
+// Nsight Compute's totals, and per instruction its source counters, for call `index`; what ncu refuses is
+// kept as the report's reasons, not thrown.
+void measure_with_ncu(const crosscheck_options& o, const sim::run_result& run, const user_call& call, user_report& r) {
+  const std::string env = std::string(counters_env) + "=" + std::to_string(call.index) + " ";
+  try {
+    const std::vector<ncu_launch> launches =
+        count_with_ncu("--kernel-name regex:user_kernel --launch-count 1", own_command_line(true), env);
+    if (launches.size() != 1)
+      throw device_error("ncu counted " + std::to_string(launches.size()) + " user_kernel launches in the counters pass of " +
+                         o.name + " (expected 1)");
+    r.gpu = launches[0].measured;
+    r.counters_measured = true;
+    r.counters_equal = r.gpu == r.simulator;
+  } catch (const std::exception& e) {
+    r.why_counters_skipped = counters_skip_reason(e.what());
+    return;  // the source counters need the same profiler
+  }
+  if (!o.source_counters || !o.ncu_source.empty()) return;
+  try {  // per instruction: one more run, under SourceCounters
+    char dir[] = "/tmp/tilesim-source-XXXXXX";
+    if (!mkdtemp(dir)) throw device_error("cannot make a temporary directory for ncu's source counters");
+    const std::string base = std::string(dir) + "/source";
+    r.source = compare_source_counters(
+        sim::arch_named(o.arch), run,
+        with_lines(measure_source_counters("--kernel-name regex:user_kernel --launch-count 1", own_command_line(true),
+                                           env, base),
+                   o),
+        "live: " + base + ".ncu-rep");
+    r.source_compared = true;
+  } catch (const std::exception& e) {
+    r.why_source_skipped = counters_skip_reason(e.what());
+  }
+}
+
+// The lines `tilesim-gpu crosscheck` prints for a point; without the GPU's numbers, the simulator's counters.
+std::string report_text(const crosscheck_options& o, const user_report& r, const output_check& out, double error) {
+  char line[1024];
+  const char* name = o.name.c_str();
+  std::string text;
+  if (r.skipped || !r.gpu_error.empty()) {
+    std::snprintf(line, sizeof line, "  %-32s %s: %s (simulator: %.0f cycles/workgroup)\n", name,
+                  r.skipped ? "skipped" : "GPU FAILED", r.skipped ? r.why_skipped.c_str() : r.gpu_error.c_str(),
+                  r.predicted_cycles);
+    text = line;
+    std::snprintf(line, sizeof line, "  %-32s simulator, %s, %d x %d threads, waves of %d: %s; counters:\n", name,
+                  o.arch.c_str(), r.launch.grid, r.launch.block, r.launch.wave_size,
+                  r.report.verdict.empty() ? "not run" : r.report.verdict.c_str());
+    text += line;
+    text += simulator_counter_lines(r.simulator);
+  } else {
+    std::snprintf(line, sizeof line, "  %-32s results %-5s %s; cycles/block sim %.0f gpu %.0f (%+.1f %%)\n", name,
+                  r.results_equal ? "equal" : "DIFFER", r.results_equal ? "gpu ok" : out.first.c_str(), r.predicted_cycles,
+                  r.measured_cycles, 100 * error);
+    text = line;
+    std::snprintf(line, sizeof line, "  %-32s price: %d registers, %lld B local/thread, %zu B LDS; no hand-written kernel\n",
+                  name, r.registers, r.local_bytes, r.lds_bytes);
+    text += line;
+  }
+  if (r.counters_measured) {
+    std::snprintf(line, sizeof line, "  %-32s counters %s\n", name, r.counters_equal ? "equal" : "DIFFER");
+    text += line;
+    const json_value a = to_json(r.simulator), b = to_json(r.gpu);
+    for (std::size_t k = 0; k < a.members().size(); ++k)
+      if (a.members()[k].second != b.members()[k].second) {
+        std::snprintf(line, sizeof line, "    %-24s sim %lld, gpu %lld\n", a.members()[k].first.c_str(),
+                      static_cast<long long>(a.members()[k].second.number()),
+                      static_cast<long long>(b.members()[k].second.number()));
+        text += line;
+      }
+  }
+  if (!r.why_counters_skipped.empty()) {
+    std::snprintf(line, sizeof line, "  %-32s counters skipped: %s\n", name, r.why_counters_skipped.c_str());
+    text += line;
+    text += simulator_counter_lines(r.simulator);
+  }
+  if (!r.why_source_skipped.empty()) {
+    std::snprintf(line, sizeof line, "  %-32s source counters skipped: %s\n", name, r.why_source_skipped.c_str());
+    text += line;
+  }
+  if (r.source_compared) text += source_table(r.source, "  ");
+  return text;
+}
+
+// {"status": S, "reason": why or null}.
+json_value status_json(const char* status, const std::string& why) {
+  json_value j;
+  j.set("status", status);
+  j.set("reason", why.empty() ? json_value() : json_value(why));
+  return j;
+}
+
+// tilesim.crosscheck/1 with one point, program "user"; the GPU's part only where it ran (see the top).
+json_value report_json(const crosscheck_options& o, const user_report& r, const output_check& out,
+                       const gpu_outcome& gpu, double error) {
+  const bool ran = !r.skipped && r.gpu_error.empty();
+  json_value doc;
+  doc.set("schema", "tilesim.crosscheck/1");
+  doc.set("tool", "tilesim::gpu::crosscheck");
+  doc.set("command", own_command_line(false));
+  doc.set("date", utc_now());
+  json_value dev;
+  if (gpu.device) {
+    dev.set("name", gpu.device->name);
+    dev.set("driver", gpu.device->driver);
+    dev.set("runtime_version", gpu.device->runtime_version);
+    dev.set("multiprocessors", gpu.device->multiprocessors);
+    dev.set("clock_khz", gpu.device->clock_khz);
+  }
+  doc.set("device", std::move(dev));  // null without a GPU
+  doc.set("seed", exact_u64(o.seed));
+  json_value point;
+  point.set("name", o.name);
+  point.set("program", "user");
+  json_value params;
+  params.set("arch", o.arch);
+  point.set("params", std::move(params));
+  json_value l;
+  l.set("grid", r.launch.grid);
+  l.set("block", r.launch.block);
+  l.set("wave_size", r.launch.wave_size);
+  point.set("launch", std::move(l));
+  point.set("seed", exact_u64(o.seed));
+  json_value gpu_part = status_json(r.skipped ? "skipped" : ran ? "measured" : "failed",
+                                    r.skipped ? r.why_skipped : r.gpu_error);
+  if (ran)
+    gpu_part.set("counters", status_json(r.counters_measured ? "measured" : o.counters ? "skipped" : "off",
+                                         r.why_counters_skipped));
+  point.set("gpu", std::move(gpu_part));
+  auto output = [&](const char* method) {
+    json_value c;
+    c.set("method", method);
+    c.set("compared", out.compared);
+    c.set("mismatches", out.mismatches);
+    c.set("max_error_over_bound", 0);
+    c.set("first_mismatch", out.first.empty() ? json_value() : json_value(out.first));
+    return c;
+  };
+  json_value sim_check = output("the simulator's own run (the reference of the comparison)");
+  sim_check.at("mismatches") = 0;
+  sim_check.at("first_mismatch") = json_value();
+  point.set("simulator_output", std::move(sim_check));
+  if (ran) point.set("gpu_output", output("GPU against simulator: bit for bit, float buffers within their stated tolerance"));
+  json_value simv;
+  simv.set("counters", to_json(r.simulator));
+  simv.set("cycles_per_workgroup", r.predicted_cycles);
+  simv.set("lds_bytes", static_cast<long long>(r.lds_bytes));
+  point.set("simulator", std::move(simv));
+  if (ran) {
+    json_value hw;
+    hw.set("cycles_per_block_median", r.measured_cycles);
+    std::vector<long long> best = gpu.timed.empty() ? std::vector<long long>{0} : gpu.timed[0];
+    for (const std::vector<long long>& t : gpu.timed)
+      if (median(std::vector<double>(t.begin(), t.end())) == r.measured_cycles) best = t;
+    if (best.empty()) best = {0};
+    hw.set("cycles_per_block_min", static_cast<double>(*std::min_element(best.begin(), best.end())));
+    hw.set("cycles_per_block_max", static_cast<double>(*std::max_element(best.begin(), best.end())));
+    hw.set("timed_launches", static_cast<long long>(gpu.timed.size()));
+    hw.set("registers", r.registers);
+    hw.set("local_bytes_per_thread", r.local_bytes);
+    if (r.counters_measured) hw.set("counters", to_json(r.gpu));
+    point.set("hardware", std::move(hw));
+    point.set("cycle_error", error);
+  }
+  if (r.counters_measured) point.set("counters_equal", r.counters_equal);
+  if (r.source_compared) point.set("source_counters", to_json(r.source));
+  json_value& points = doc.set("points", json_value::array{});
+  points.push(std::move(point));
+  json_value summary;
+  summary.set("points", 1);
+  summary.set("results_equal", r.skipped ? json_value() : json_value(r.results_equal));  // null: nothing compared
+  summary.set("counters_measured", r.counters_measured);
+  summary.set("counters_equal", r.counters_measured ? json_value(r.counters_equal) : json_value());
+  const json_value abs_error = ran ? json_value(std::fabs(error)) : json_value();  // null: no GPU cycles
+  summary.set("median_abs_cycle_error", abs_error);
+  json_value per = json_value::object{};
+  if (ran) per.set("user", abs_error);
+  summary.set("median_abs_cycle_error_by_program", std::move(per));
+  summary.set("max_abs_cycle_error", abs_error);
+  doc.set("summary", std::move(summary));
+  return doc;
+}
+
 }  // namespace
+}  // namespace detail
+
+sim::launch simulated_launch(const user_launch& l, const sim::arch_table& arch) {
+  // The models price a wave instruction of exactly the arch's lanes: another wave size cannot be priced there.
+  if (l.wave_size != 0 && l.wave_size != arch.wave_size)
+    throw std::invalid_argument("crosscheck: wave_size must be 0 (the arch's) or " + std::string(arch.name) +
+                                "'s own " + std::to_string(arch.wave_size) + " (wave_size = " +
+                                std::to_string(l.wave_size) + "); for waves of another size choose that arch (options.arch)");
+  sim::launch s;
+  s.grid = l.grid;
+  s.block = l.block;
+  s.stack_bytes = l.stack_bytes;
+  s.max_lds_bytes = l.max_lds_bytes;
+  s.split_bytes = l.split_bytes;
+  s.max_reports = l.max_reports;
+  s.measure_stack = l.measure_stack;
+  sim::apply_guard_rules(arch, s);  // the arch's wave size and guard rules
+  if (const std::string bad = s.check(); !bad.empty()) throw std::invalid_argument("crosscheck: " + bad);
+  return s;
+}
+
+namespace detail {
 
 user_call begin_user_call() {
   static int calls = 0;
@@ -126,169 +390,38 @@ void finish_counters_pass(const std::string& name) {
 
 user_report finish_user_crosscheck(const crosscheck_options& o, const user_buffers& buffers, const sim::launch& launch,
                                    const sim::run_result& run, sim::program_report report, const user_call& call,
-                                   const device_description* device, const device_result* warm,
-                                   const std::vector<std::vector<long long>>& timed, const std::string& why_skipped) {
+                                   const gpu_outcome& gpu) {
   user_report r;
+  r.launch = launch;
   r.simulator = predicted_counters(report);
   r.predicted_cycles = report.cycles_per_workgroup;
   r.lds_bytes = lds_bytes_of(run);
   r.report = std::move(report);
-  char line[512];
   // A saved source page compares without a GPU (not in the counters pass of another call: nothing was run).
   if (!o.ncu_source.empty() && !run.workgroups.empty()) {
     r.source = compare_source_counters(sim::arch_named(o.arch), run, with_lines(read_source_counters(o.ncu_source), o),
                                        o.ncu_source);
     r.source_compared = true;
   }
-  if (!why_skipped.empty()) {
-    r.skipped = true;
-    r.why_skipped = why_skipped;
-    std::snprintf(line, sizeof line, "  %-32s skipped: %s (simulator: %.0f cycles/workgroup)\n", o.name.c_str(),
-                  why_skipped.c_str(), r.predicted_cycles);
-    r.text = line;
-    if (r.source_compared) r.text += source_table(r.source, "  ");
-    return r;
+  r.skipped = !gpu.skipped.empty();
+  r.why_skipped = gpu.skipped;
+  r.gpu_error = r.skipped ? "" : gpu.warm ? "" : gpu.failed.empty() ? "the kernel was not launched" : gpu.failed;
+  output_check out;
+  double error = 0;
+  if (!r.skipped && r.gpu_error.empty()) {
+    out = compare_outputs(buffers, run, *gpu.warm);
+    r.results_equal = out.mismatches == 0;
+    std::vector<double> medians;
+    for (const std::vector<long long>& t : gpu.timed) medians.push_back(median(std::vector<double>(t.begin(), t.end())));
+    r.measured_cycles = medians.empty() ? 0 : *std::min_element(medians.begin(), medians.end());
+    r.registers = gpu.warm->registers;
+    r.local_bytes = gpu.warm->local_bytes;
+    // Counters: this executable again, under Nsight Compute, as the counters pass of this call.
+    if (o.counters) measure_with_ncu(o, run, call, r);
+    error = r.measured_cycles > 0 ? (r.predicted_cycles - r.measured_cycles) / r.measured_cycles : 0;
   }
-  // Outputs, GPU against simulator.
-  r.results_equal = true;
-  json_value sim_out, gpu_out;
-  long long compared = 0, mismatches = 0;
-  std::string first;
-  for (std::size_t k = 0; k < buffers.slots().size(); ++k) {
-    const user_buffers::slot& s = buffers.slots()[k];
-    if (!s.output) continue;
-    const byte_buffer sim_bytes = s.bytes_of(run.memory);
-    const auto [bad, what] = compare_slot(s, sim_bytes, warm->buffers.at(k));
-    compared += static_cast<long long>(sim_bytes.size() / s.element_bytes);
-    mismatches += bad;
-    if (bad && first.empty()) first = what;
-  }
-  r.results_equal = mismatches == 0;
-  std::vector<double> medians;
-  for (const std::vector<long long>& t : timed) medians.push_back(median(std::vector<double>(t.begin(), t.end())));
-  r.measured_cycles = medians.empty() ? 0 : *std::min_element(medians.begin(), medians.end());
-  r.registers = warm->registers;
-  r.local_bytes = warm->local_bytes;
-  // Counters: this executable again, under Nsight Compute, as the counters pass of this call.
-  if (o.counters) {
-    const std::vector<ncu_launch> launches =
-        count_with_ncu("--kernel-name regex:user_kernel --launch-count 1", own_command_line(true),
-                       std::string(counters_env) + "=" + std::to_string(call.index) + " ");
-    if (launches.size() != 1)
-      throw device_error("ncu counted " + std::to_string(launches.size()) + " user_kernel launches in the counters pass of " +
-                         o.name + " (expected 1)");
-    r.gpu = launches[0].measured;
-    r.counters_measured = true;
-    r.counters_equal = r.gpu == r.simulator;
-    if (o.source_counters && o.ncu_source.empty()) {  // per instruction: one more run, under SourceCounters
-      char dir[] = "/tmp/tilesim-source-XXXXXX";
-      if (!mkdtemp(dir)) throw device_error("cannot make a temporary directory for ncu's source counters");
-      const std::string base = std::string(dir) + "/source";
-      r.source = compare_source_counters(
-          sim::arch_named(o.arch), run,
-          with_lines(measure_source_counters("--kernel-name regex:user_kernel --launch-count 1", own_command_line(true),
-                                             std::string(counters_env) + "=" + std::to_string(call.index) + " ", base),
-                     o),
-          "live: " + base + ".ncu-rep");
-      r.source_compared = true;
-    }
-  }
-  const double error = r.measured_cycles > 0 ? (r.predicted_cycles - r.measured_cycles) / r.measured_cycles : 0;
-  // The text: what `tilesim-gpu crosscheck` prints for a point.
-  std::snprintf(line, sizeof line, "  %-32s results %-5s %s; cycles/block sim %.0f gpu %.0f (%+.1f %%)\n", o.name.c_str(),
-                r.results_equal ? "equal" : "DIFFER", r.results_equal ? "gpu ok" : first.c_str(), r.predicted_cycles,
-                r.measured_cycles, 100 * error);
-  r.text = line;
-  std::snprintf(line, sizeof line, "  %-32s price: %d registers, %lld B local/thread, %zu B LDS; no hand-written kernel\n",
-                o.name.c_str(), r.registers, r.local_bytes, r.lds_bytes);
-  r.text += line;
-  if (r.counters_measured) {
-    std::snprintf(line, sizeof line, "  %-32s counters %s\n", o.name.c_str(), r.counters_equal ? "equal" : "DIFFER");
-    r.text += line;
-    const json_value a = to_json(r.simulator), b = to_json(r.gpu);
-    for (std::size_t k = 0; k < a.members().size(); ++k)
-      if (a.members()[k].second != b.members()[k].second) {
-        std::snprintf(line, sizeof line, "    %-24s sim %lld, gpu %lld\n", a.members()[k].first.c_str(),
-                      static_cast<long long>(a.members()[k].second.number()),
-                      static_cast<long long>(b.members()[k].second.number()));
-        r.text += line;
-      }
-  }
-  if (r.source_compared) r.text += source_table(r.source, "  ");
-  // The JSON: tilesim.crosscheck/1 with one point, program "user".
-  json_value doc;
-  doc.set("schema", "tilesim.crosscheck/1");
-  doc.set("tool", "tilesim::gpu::crosscheck");
-  doc.set("command", own_command_line(false));
-  doc.set("date", utc_now());
-  json_value dev;
-  dev.set("name", device->name);
-  dev.set("driver", device->driver);
-  dev.set("runtime_version", device->runtime_version);
-  dev.set("multiprocessors", device->multiprocessors);
-  dev.set("clock_khz", device->clock_khz);
-  doc.set("device", std::move(dev));
-  doc.set("seed", exact_u64(o.seed));
-  json_value point;
-  point.set("name", o.name);
-  point.set("program", "user");
-  json_value params;
-  params.set("arch", o.arch);
-  point.set("params", std::move(params));
-  json_value l;
-  l.set("grid", launch.grid);
-  l.set("block", launch.block);
-  l.set("wave_size", launch.wave_size);
-  point.set("launch", std::move(l));
-  point.set("seed", exact_u64(o.seed));
-  auto output = [&](const char* method) {
-    json_value c;
-    c.set("method", method);
-    c.set("compared", compared);
-    c.set("mismatches", mismatches);
-    c.set("max_error_over_bound", 0);
-    c.set("first_mismatch", first.empty() ? json_value() : json_value(first));
-    return c;
-  };
-  json_value sim_check = output("the simulator's own run (the reference of the comparison)");
-  sim_check.set("mismatches", 0);
-  sim_check.set("first_mismatch", json_value());
-  point.set("simulator_output", std::move(sim_check));
-  point.set("gpu_output", output("GPU against simulator: bit for bit, float buffers within their stated tolerance"));
-  json_value simv;
-  simv.set("counters", to_json(r.simulator));
-  simv.set("cycles_per_workgroup", r.predicted_cycles);
-  simv.set("lds_bytes", static_cast<long long>(r.lds_bytes));
-  point.set("simulator", std::move(simv));
-  json_value hw;
-  hw.set("cycles_per_block_median", r.measured_cycles);
-  std::vector<long long> best = timed.empty() ? std::vector<long long>{0} : timed[0];
-  for (const std::vector<long long>& t : timed)
-    if (median(std::vector<double>(t.begin(), t.end())) == r.measured_cycles) best = t;
-  hw.set("cycles_per_block_min", static_cast<double>(*std::min_element(best.begin(), best.end())));
-  hw.set("cycles_per_block_max", static_cast<double>(*std::max_element(best.begin(), best.end())));
-  hw.set("timed_launches", static_cast<long long>(timed.size()));
-  hw.set("registers", r.registers);
-  hw.set("local_bytes_per_thread", r.local_bytes);
-  if (r.counters_measured) hw.set("counters", to_json(r.gpu));
-  point.set("hardware", std::move(hw));
-  point.set("cycle_error", error);
-  if (r.counters_measured) point.set("counters_equal", r.counters_equal);
-  if (r.source_compared) point.set("source_counters", to_json(r.source));
-  json_value& points = doc.set("points", json_value::array{});
-  points.push(std::move(point));
-  json_value summary;
-  summary.set("points", 1);
-  summary.set("results_equal", r.results_equal);
-  summary.set("counters_measured", r.counters_measured);
-  summary.set("counters_equal", r.counters_measured ? json_value(r.counters_equal) : json_value());
-  summary.set("median_abs_cycle_error", std::fabs(error));
-  json_value per;
-  per.set("user", std::fabs(error));
-  summary.set("median_abs_cycle_error_by_program", std::move(per));
-  summary.set("max_abs_cycle_error", std::fabs(error));
-  doc.set("summary", std::move(summary));
-  r.json = std::move(doc);
+  r.text = report_text(o, r, out, error);
+  r.json = report_json(o, r, out, gpu, error);
   return r;
 }
 

@@ -1,28 +1,35 @@
 // tilesim/gpu/user/user_crosscheck.hpp: a user's own tile program, cross-checked on a GPU in one call.
 //
 // DEFINITION. crosscheck(program, launch, buffers, options) does for any program what `tilesim-gpu crosscheck`
-// does for the catalogue's: runs it on the simulator (options.arch's tables; sim::run over thread_context)
-// and, where there is a GPU, as its kernel (gpu_kernel.hpp) on the same inputs: once warm, then
-// options.repeat timed launches (clock64() per block; the median block of the best launch); compares every
-// output buffer GPU against simulator (bit for bit, or a float buffer within the absolute tolerance the user
-// gave), the counters (Nsight Compute: the executable re-runs itself under ncu with
-// TILESIM_CROSSCHECK_COUNTERS=<call>, and in that run the call launches its kernel once and exits; the twelve
-// counters of crosscheck.hpp, exact) and the cycles (predicted per workgroup against measured per block).
-// The LDS bytes are the simulator's: the program's own allocations (lds_bytes_of). It returns the same report
-// as the command: text lines and a tilesim.crosscheck/1 JSON document with one point (program "user"). Per
-// instruction, Nsight Compute's source counters (live: a run under --section SourceCounters; or a saved page,
-// options.ncu_source) are matched to the program's labels and printed beside the simulator's (source_match.hpp).
-// Without a GPU it returns skipped ("no GPU: ..."), having still run the simulator (report.simulator).
+// does for the catalogue's: runs it on the simulator (options.arch's tables, wave size and guard rules:
+// sim::apply_guard_rules; sim::run over thread_context) and, where there is a GPU, as its kernel
+// (gpu_kernel.hpp) on the same inputs: once warm, then options.repeat timed launches (clock64() per block; the
+// median block of the best launch); compares every output buffer GPU against simulator (bit for bit, or a float
+// buffer within the absolute tolerance the user gave), the counters (Nsight Compute: the executable re-runs
+// itself under ncu with TILESIM_CROSSCHECK_COUNTERS=<call>, and in that run the call launches its kernel once and
+// exits; the twelve counters of crosscheck.hpp, exact) and the cycles (predicted per workgroup against measured
+// per block). The LDS bytes are the simulator's: the program's own allocations (lds_bytes_of). It returns the
+// same report as the command: text lines and a tilesim.crosscheck/1 JSON document with one point (program
+// "user"). Per instruction, Nsight Compute's source counters (live: a run under --section SourceCounters; or a
+// saved page, options.ncu_source) are matched to the program's labels and printed beside the simulator's
+// (source_match.hpp).
+// What the machine refuses is a report, never an exception: without a GPU the report is skipped ("no GPU:
+// ..."), and holds the simulator's side all the same (counters, text, JSON with "gpu": {"status": "skipped",
+// "reason": ...}); a kernel launch that fails is "failed" (not passed) with the runtime's message; an ncu that
+// is missing or refused (ERR_NVGPUCTRPERM) leaves the counters (and source counters) "skipped" with ncu's words,
+// the outputs and cycles still compared. Bad input (a launch the simulator rejects, an unknown arch, an
+// unreadable saved page) still throws, naming the values.
 //
 // WORKED EXAMPLE (examples/user_program):
 //   user_buffers b;
 //   const int in = b.input<float>("in", random_tile(4 * 64 * 64));
 //   const int out = b.output<float>("out", 4 * 64, -1.0f, 1e-3);        // poisoned; compared within 1e-3
-//   user_report r = crosscheck(column_sums{in, out}, {.grid = 4, .block = 256, .wave_size = 32}, b);
+//   user_report r = crosscheck(column_sums{in, out}, {.grid = 4, .block = 256}, b);  // wave size: sm90's 32
 //   r.passed()   // outputs equal and counters equal (or skipped)
 //
 // INVARIANTS: the simulator and the GPU start from the same bytes; the report's counters are the simulator's
-// prediction and Nsight's count of the same launch; nothing here includes a vendor header.
+// prediction and Nsight's count of the same launch; r.simulator, r.report and r.json's simulator part are filled
+// whatever the GPU did; nothing here includes a vendor header.
 #pragma once
 
 #include <cstring>
@@ -98,6 +105,24 @@ class user_buffers {
   std::vector<slot> slots_;
 };
 
+// The launch of a user's program: sim::launch's fields, but wave_size 0 (the default) means options.arch's
+// (32 on sm90, 64 on gfx9): {.grid = 4, .block = 256} on sm90 runs 8 waves of 32 per workgroup. A wave size the
+// user sets must be the arch's (the models price waves of the arch's lanes only).
+struct user_launch {
+  int grid = 1;                                        // workgroups (blocks)
+  int block = 64;                                      // threads per workgroup
+  int wave_size = 0;                                   // 0: the architecture's
+  std::size_t stack_bytes = sim::launch{}.stack_bytes;  // the engine's knobs, sim::launch's defaults
+  std::size_t max_lds_bytes = sim::launch{}.max_lds_bytes;
+  int split_bytes = sim::launch{}.split_bytes;
+  int max_reports = sim::launch{}.max_reports;
+  bool measure_stack = sim::launch{}.measure_stack;
+};
+
+// The simulator's launch of `l` on `arch`: the arch's wave size and guard rules; a wave size other than 0 or the
+// arch's, or a launch sim::launch::check() rejects, throws std::invalid_argument naming the value.
+sim::launch simulated_launch(const user_launch& l, const sim::arch_table& arch);
+
 struct crosscheck_options {
   std::string name = "user program";  // the point's name in the report
   std::string arch = "sm90";          // the simulator's tables (the GPU is an sm90 part: H100 / H200)
@@ -118,6 +143,10 @@ struct crosscheck_options {
 struct user_report {
   bool skipped = false;               // no GPU (or this process is the counters pass of another call)
   std::string why_skipped;
+  std::string gpu_error;              // the GPU was there but its launch failed (the runtime's message); not passed
+  std::string why_counters_skipped;   // asked for, but ncu was missing or refused (its words); outputs still compared
+  std::string why_source_skipped;     // the live source-counters run failed likewise
+  sim::launch launch;                 // what the simulator ran (the arch's wave size where the user left it 0)
   bool results_equal = false;         // every output buffer, GPU against simulator
   bool counters_measured = false, counters_equal = false;
   counters simulator, gpu;            // predicted and Nsight's
@@ -133,7 +162,9 @@ struct user_report {
   json_value json;                    // tilesim.crosscheck/1, one point
 
   // Outputs and counters agree, or there was nothing to check against.
-  bool passed() const { return skipped || (results_equal && (!counters_measured || counters_equal)); }
+  bool passed() const {
+    return skipped || (gpu_error.empty() && results_equal && (!counters_measured || counters_equal));
+  }
 };
 
 namespace detail {
@@ -148,46 +179,59 @@ struct user_call {
 user_call begin_user_call();
 [[noreturn]] void finish_counters_pass(const std::string& name);
 
+// What the GPU side gave: nothing (skipped: why), a failure (the device, what failed), or the launches.
+struct gpu_outcome {
+  std::string skipped = {}, failed = {};
+  const device_description* device = nullptr;
+  const device_result* warm = nullptr;
+  std::vector<std::vector<long long>> timed = {};
+};
+
 // Everything after the launches: comparisons, counters (ncu), report text and JSON.
 user_report finish_user_crosscheck(const crosscheck_options& o, const user_buffers& buffers, const sim::launch& launch,
                                    const sim::run_result& run, sim::program_report report, const user_call& call,
-                                   const device_description* device, const device_result* warm,
-                                   const std::vector<std::vector<long long>>& timed, const std::string& why_skipped);
+                                   const gpu_outcome& gpu);
 
 }  // namespace detail
 
 // The one call (see the top). Program needs TILESIM_DECLARE_GPU_KERNEL and, in a linked .cu, TILESIM_GPU_KERNEL.
 template <class Program>
-user_report crosscheck(const Program& program, const sim::launch& launch, const user_buffers& buffers,
+user_report crosscheck(const Program& program, const user_launch& launch, const user_buffers& buffers,
                        const crosscheck_options& o = {}) {
+  const sim::arch_table& arch = sim::arch_named(o.arch);
+  // The simulator runs it under o.arch's guard rules (sm90: a lane's invalid global load is masked, a wave
+  // instruction with no active lane is not issued), as the GPU does, at the arch's wave size.
+  const sim::launch on_arch = simulated_launch(launch, arch);
   const detail::user_call call = detail::begin_user_call();
   if (call.role == detail::call_role::other_call)
-    return detail::finish_user_crosscheck(o, buffers, launch, {}, {}, call, nullptr, nullptr, {},
-                                          "the counters pass of another crosscheck() call");
-  // The simulator runs it under o.arch's guard rules (sm90: a lane's invalid global load is masked, a wave
-  // instruction with no active lane is not issued), as the GPU does, at the caller's wave size.
-  sim::launch on_arch = launch;
-  sim::apply_guard_rules(sim::arch_named(o.arch), on_arch);
-  on_arch.wave_size = launch.wave_size;
+    return detail::finish_user_crosscheck(o, buffers, on_arch, {}, {}, call,
+                                          {.skipped = "the counters pass of another crosscheck() call"});
   sim::run_result run = sim::run(on_arch, buffers.memory(), [&](sim::thread_context& ctx) { program(ctx); });
-  sim::program_report report = sim::make_program_report(sim::arch_named(o.arch), run);
+  sim::program_report report = sim::make_program_report(arch, run);
   const device_launch untimed{launch.grid, launch.block, lds_bytes_of(run), false};
   device_description device;
   try {
     device = gpu_kernel_of<Program>::device();
   } catch (const device_error& e) {
-    return detail::finish_user_crosscheck(o, buffers, launch, run, std::move(report), call, nullptr, nullptr, {}, e.what());
+    return detail::finish_user_crosscheck(o, buffers, on_arch, run, std::move(report), call, {.skipped = e.what()});
   }
   if (call.role == detail::call_role::counters_pass) {
     (void)gpu_kernel_of<Program>::launch(program, untimed, buffers.initial_bytes());
     detail::finish_counters_pass(o.name);
   }
-  const device_result warm = gpu_kernel_of<Program>::launch(program, untimed, buffers.initial_bytes());
-  std::vector<std::vector<long long>> timed;
-  device_launch t = untimed;
-  t.timed = true;
-  for (int r = 0; r < o.repeat; ++r) timed.push_back(gpu_kernel_of<Program>::launch(program, t, buffers.initial_bytes()).block_cycles);
-  return detail::finish_user_crosscheck(o, buffers, launch, run, std::move(report), call, &device, &warm, timed, "");
+  detail::gpu_outcome gpu{.device = &device};
+  device_result warm;
+  try {
+    warm = gpu_kernel_of<Program>::launch(program, untimed, buffers.initial_bytes());
+    device_launch t = untimed;
+    t.timed = true;
+    for (int r = 0; r < o.repeat; ++r)
+      gpu.timed.push_back(gpu_kernel_of<Program>::launch(program, t, buffers.initial_bytes()).block_cycles);
+    gpu.warm = &warm;
+  } catch (const device_error& e) {
+    gpu.failed = e.what();
+  }
+  return detail::finish_user_crosscheck(o, buffers, on_arch, run, std::move(report), call, gpu);
 }
 
 }  // namespace tilesim::gpu
