@@ -5,6 +5,7 @@
 // wavefronts are equal, and the warp instructions Nsight executed are the simulator's, plus, where nvcc predicated
 // a guarded access instead of branching around it, one per warp of a workgroup that made the label fewer times
 // than the workgroup's busiest warp (those execute with every lane predicated off: wave 5-7's fifth halo load).
+// The comparison (gpu/crosscheck/source_match.hpp, 4.) accepts exactly those and no other difference.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -16,6 +17,9 @@
 
 #include "examples/stencil/stencil.hpp"
 #include "gpu/crosscheck/counters.hpp"
+#include "gpu/crosscheck/source_match.hpp"
+#include "sim/models/global_coalescing.hpp"
+#include "sim/models/lds_banks.hpp"
 #include "sim/arch/arch.hpp"
 #include "sim/engine/arch_launch.hpp"
 #include "sim/engine/engine.hpp"
@@ -106,4 +110,85 @@ TEST_CASE("stencil recordings: Nsight's counters == the simulator's; per label e
     }
   }
   CHECK_MESSAGE(points >= 2, "no stencil recording in data/recordings/ (stencil-crosscheck --report writes one)");
+}
+
+namespace {
+
+// The source page of a GPU that predicated the halo's guard: SASS instruction (label, k) is the k-th occurrence of
+// the label in a wave, executed by every warp of every block (those past the halo with every lane off), its
+// predicated-on threads the lanes that had it; `extra_sectors` added to the fifth halo load, `missing` executions
+// taken from it.
+std::string predicated_page(const sim::run_result& run, long long extra_sectors, long long missing) {
+  const sim::arch_table& arch = sim::arch_named("sm90");
+  struct sass {
+    std::string text;
+    long long threads = 0, wavefronts = 0, sectors = 0;
+  };
+  std::map<std::pair<std::string, int>, sass> rows;
+  std::vector<std::pair<std::string, int>> order;
+  for (const auto& w : run.workgroups)
+    for (const auto& wave : w.waves) {
+      std::map<std::string, int> seen;
+      for (const sim::wave_instruction& i : wave.instructions) {
+        const std::pair<std::string, int> key{i.access.label, seen[i.access.label]++};
+        if (!rows.count(key)) order.push_back(key);
+        sass& s = rows[key];
+        const bool lds = i.access.space == sim::memory_space::lds, load = i.access.kind == sim::access_kind::load;
+        s.text = lds ? (load ? "LDS R4, [R2]" : "STS [R2], R4") : (load ? "LDG.E R4, desc[UR4][R2.64]" : "STG.E desc[UR4][R2.64], R4");
+        s.threads += i.access.active_lanes();
+        if (lds) s.wavefronts += sim::lds_instruction_cost(arch, i.access).wavefronts;
+        else s.sectors += sim::global_instruction_cost(arch, i.access).sectors;
+      }
+    }
+  std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
+    auto rank = [](const std::string& l) { return l == "halo load" ? 0 : l == "halo store" ? 1 : l == "stencil read" ? 2 : 3; };
+    return rank(a.first) < rank(b.first);
+  });
+  const long long warps = static_cast<long long>(run.workgroups.size() * run.workgroups[0].waves.size());
+  std::string csv = "\"Address\",\"Source\",\"Instructions Executed\",\"Predicated-On Thread Instructions Executed\","
+                    "\"L1 Wavefronts Shared\",\"L2 Theoretical Sectors Global\"\n";
+  int address = 0x100;
+  for (const auto& key : order) {
+    const sass& s = rows[key];
+    const bool fifth = key == std::pair<std::string, int>{"halo load", 4};
+    csv += "\"0x" + std::to_string(address) + "\",\"" + s.text + "\",\"" + std::to_string(warps - (fifth ? missing : 0)) +
+           "\",\"" + std::to_string(s.threads) + "\",\"" + std::to_string(s.wavefronts) + "\",\"" +
+           std::to_string(s.sectors + (fifth ? extra_sectors : 0)) + "\"\n";
+    address += 16;
+  }
+  return csv;
+}
+
+const gpu::source_row& row_named(const gpu::source_comparison& c, const std::string& label) {
+  const auto it = std::find_if(c.rows.begin(), c.rows.end(), [&](const gpu::source_row& r) {
+    return r.labels.size() == 1 && r.labels[0] == label;
+  });
+  REQUIRE(it != c.rows.end());
+  return *it;
+}
+
+}  // namespace
+
+TEST_CASE("predication is not divergence: every warp executing the halo's 5 loads (48 with every lane off) matches") {
+  const sim::run_result r = run_point<examples::stencil_packed>(examples::stencil_inputs(4, 1));
+  const sim::arch_table& sm90 = sim::arch_named("sm90");
+  const gpu::source_comparison c =
+      gpu::compare_source_counters(sm90, r, gpu::parse_source_csv(predicated_page(r, 0, 0), "page"), "page");
+  const gpu::source_row& load = row_named(c, "halo load");
+  CHECK(load.status == "equal");
+  CHECK(load.sim_instances == 592);
+  CHECK(load.gpu_executed == 640);
+  CHECK(load.gpu_all_off == 48);
+  CHECK(load.gpu_threads_on == load.sim_lanes);
+  CHECK(row_named(c, "halo store").gpu_all_off == 48);
+  CHECK(row_named(c, "stencil read").gpu_all_off == 0);
+  CHECK(c.all_equal);
+  // A real difference is still one: a sector more on the fifth load, or one execution fewer than the slots.
+  const gpu::source_comparison more =
+      gpu::compare_source_counters(sm90, r, gpu::parse_source_csv(predicated_page(r, 1, 0), "page"), "page");
+  CHECK(row_named(more, "halo load").status == "DIFFER");
+  const gpu::source_comparison fewer =
+      gpu::compare_source_counters(sm90, r, gpu::parse_source_csv(predicated_page(r, 0, 1), "page"), "page");
+  CHECK(row_named(fewer, "halo load").status == "unmatched");
+  CHECK_FALSE(fewer.all_equal);
 }

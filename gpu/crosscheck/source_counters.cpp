@@ -155,9 +155,11 @@ std::vector<sass_row> parse_source_csv(const std::string& text, const std::strin
     r.sass = cell("Source");
     r.cls = classify_sass(r.sass);
     r.executed = count_of(cell("Instructions Executed"), origin, "Instructions Executed", number);
-    if (col.count("Predicated-On Thread Instructions Executed"))
-      r.predicated_off = r.executed > 0 && count_of(cell("Predicated-On Thread Instructions Executed"), origin,
-                                                    "Predicated-On Thread Instructions Executed", number) == 0;
+    if (col.count("Predicated-On Thread Instructions Executed")) {
+      r.threads_on = count_of(cell("Predicated-On Thread Instructions Executed"), origin,
+                              "Predicated-On Thread Instructions Executed", number);
+      r.predicated_off = r.executed > 0 && r.threads_on == 0;
+    }
     r.wavefronts = count_of(cell("L1 Wavefronts Shared"), origin, "L1 Wavefronts Shared", number);
     r.wavefronts_ideal = count_of(cell("L1 Wavefronts Shared Ideal"), origin, "L1 Wavefronts Shared Ideal", number);
     r.sectors = count_of(cell("L2 Theoretical Sectors Global"), origin, "L2 Theoretical Sectors Global", number);

@@ -62,6 +62,7 @@ struct sass_row {
   sass_class cls;
   long long executed = 0;
   bool predicated_off = false;
+  long long threads_on = -1;  // "Predicated-On Thread Instructions Executed" (-1: not on the page)
   long long wavefronts = 0, wavefronts_ideal = 0;
   long long sectors = 0, sectors_excessive = 0;
   std::string program_line;  // "column_sums.hpp:88" once a SASS listing with line info is attached (sass_lines.hpp)

@@ -18,7 +18,8 @@ namespace {
 struct sim_label {
   std::string label;
   sass_class cls;
-  long long instances = 0, wavefronts = 0, sectors = 0;
+  long long instances = 0, wavefronts = 0, sectors = 0, lanes = 0;
+  long long off_slots = 0;  // per workgroup: waves x the busiest wave's instances - the waves' instances
   int max_ways = 0;
   std::pair<int, int> first{1 << 30, 1 << 30};  // (interval, position) of the first issue
   std::set<int> intervals;
@@ -37,9 +38,10 @@ sass_class class_of(const sim::wave_instruction& i) {
 std::vector<sim_label> labels_of(const sim::arch_table& arch, const sim::run_result& run) {
   std::vector<sim_label> out;
   std::map<std::string, std::size_t> index;
-  for (const sim::workgroup_record& w : run.workgroups)
-    for (const sim::wave_record& wave : w.waves)
-      for (const sim::wave_instruction& i : wave.instructions) {
+  for (const sim::workgroup_record& w : run.workgroups) {
+    std::map<std::size_t, std::vector<long long>> per_wave;  // label index -> instances per wave of w
+    for (std::size_t v = 0; v < w.waves.size(); ++v)
+      for (const sim::wave_instruction& i : w.waves[v].instructions) {
         const sass_class c = class_of(i);
         const std::string key = i.access.label + '\x01' + c.text();
         auto [it, fresh] = index.try_emplace(key, out.size());
@@ -50,6 +52,10 @@ std::vector<sim_label> labels_of(const sim::arch_table& arch, const sim::run_res
         }
         sim_label& l = out[it->second];
         ++l.instances;
+        l.lanes += i.access.active_lanes();
+        std::vector<long long>& counts = per_wave[it->second];
+        counts.resize(w.waves.size(), 0);
+        ++counts[v];
         if (c.space == sass_space::lds) {
           const sim::lds_cost cost = sim::lds_instruction_cost(arch, i.access);
           l.wavefronts += cost.wavefronts;
@@ -60,6 +66,11 @@ std::vector<sim_label> labels_of(const sim::arch_table& arch, const sim::run_res
         l.first = std::min(l.first, std::pair<int, int>{i.interval, i.position});
         l.intervals.insert(i.interval);
       }
+    for (const auto& [index, counts] : per_wave) {
+      const long long busiest = *std::max_element(counts.begin(), counts.end());
+      for (const long long c : counts) out[index].off_slots += busiest - c;
+    }
+  }
   std::stable_sort(out.begin(), out.end(), [](const sim_label& a, const sim_label& b) { return a.first < b.first; });
   return out;
 }
@@ -147,6 +158,8 @@ source_comparison compare_source_counters(const sim::arch_table& arch, const sim
         r.sim_wavefronts += m->wavefronts;
         r.sim_max_ways = std::max(r.sim_max_ways, m->max_ways);
         r.sim_sectors += m->sectors;
+        r.sim_lanes += m->lanes;
+        r.predicated_off_slots += m->off_slots;
       }
       if (g.members.size() > 1)
         r.note = "labels of one class in one barrier interval: the compiler may interleave their SASS, compared together";
@@ -158,6 +171,13 @@ source_comparison compare_source_counters(const sim::arch_table& arch, const sim
         r.gpu_sectors += s.sectors;
       }
       r.sass_instructions = static_cast<int>(next - start);
+      bool threads_known = next > start;
+      long long threads = 0;
+      for (std::size_t k = start; k < next; ++k) {
+        threads_known = threads_known && sass[rows[k]].threads_on >= 0;
+        threads += std::max(0LL, sass[rows[k]].threads_on);
+      }
+      r.gpu_threads_on = threads_known ? threads : -1;
       if (r.sass_instructions > 0) r.first_offset = sass[rows[start]].address - base;
       for (std::size_t k = start; k < next; ++k) {
         taken[rows[k]] = true;
@@ -168,6 +188,16 @@ source_comparison compare_source_counters(const sim::arch_table& arch, const sim
       if (!aligned) {
         r.status = "unmatched";
         r.note = "not aligned: an earlier label of this class did not match";
+      } else if (r.gpu_executed != r.sim_instances && r.predicated_off_slots > 0 &&
+                 r.gpu_executed == r.sim_instances + r.predicated_off_slots &&
+                 (r.gpu_threads_on < 0 || r.cls.matrix || r.gpu_threads_on == r.sim_lanes)) {
+        r.gpu_all_off = r.predicated_off_slots;
+        r.status = r.gpu_wavefronts == r.sim_wavefronts && r.gpu_sectors == r.sim_sectors ? "equal" : "DIFFER";
+        r.note = std::to_string(r.gpu_all_off) + " of Nsight's executions ran with every lane predicated off (nvcc " +
+                 "predicated the guard the simulator's lanes branch around; it issues " +
+                 std::to_string(r.sim_instances) + ")" +
+                 (r.gpu_threads_on >= 0 ? "; predicated-on threads " + std::to_string(r.gpu_threads_on) + " = the lanes"
+                                        : std::string());
       } else if (r.gpu_executed != r.sim_instances) {
         r.status = "unmatched";
         r.note = r.sass_instructions == 0
@@ -273,6 +303,7 @@ json_value to_json(const source_comparison& c) {
     j.set("gpu_wavefronts", r.gpu_wavefronts);
     j.set("sim_sectors", r.sim_sectors);
     j.set("gpu_sectors", r.gpu_sectors);
+    j.set("gpu_all_off_executions", r.gpu_all_off);
     j.set("status", r.status);
     json_value::array where;
     for (const std::string& l : r.program_lines) where.push_back(json_value(l));

@@ -17,6 +17,12 @@
 //      are "unmatched" (not compared: the alignment is lost, and the table says where); SASS instructions
 //      left over are one "unmatched" row of their own.
 //   A matched group is "equal" when Nsight's wavefronts and sectors equal the simulator's, else "DIFFER".
+//   4. predication is not divergence: where nvcc predicates a guarded access instead of branching around it, every
+//      warp of a block executes the SASS instruction as often as the block's busiest warp, the others with every
+//      lane predicated off (the simulator issues nothing for them). A group whose SASS executed exactly its
+//      instances plus those slots (per workgroup, waves x the busiest wave's instances - the waves' instances)
+//      matches, and, where the page has "Predicated-On Thread Instructions Executed", only when Nsight's
+//      predicated-on threads equal the simulator's active lanes; the row says how many executions ran all-off.
 //
 // WORKED EXAMPLE. Column sums, row-major (examples/user_program, 4 blocks x 8 warps of 32; the H100 page
 // data/recordings/h100-user-program-source-0.csv): "column read" is 16 lds loads of 4 B per warp, 512 instances;
@@ -46,6 +52,10 @@ struct source_row {
   long long sim_wavefronts = 0, gpu_wavefronts = 0;
   int sim_max_ways = 0;             // lds: the simulator's N-way (the worst phase of the worst instance)
   long long sim_sectors = 0, gpu_sectors = 0;
+  long long sim_lanes = 0;          // active lanes summed over instances
+  long long gpu_threads_on = -1;    // Nsight's predicated-on threads summed (-1: not on the page)
+  long long predicated_off_slots = 0;   // the warp slots a predicating GPU adds (4. above)
+  long long gpu_all_off = 0;        // executions Nsight counted with every lane predicated off (matched by 4.)
   int sass_instructions = 0;        // SASS instructions it took
   std::uint64_t first_offset = 0;   // the first one's address, from the kernel's first instruction
   std::vector<std::string> program_lines;  // its SASS instructions' program lines (sass_lines.hpp), when known
