@@ -99,10 +99,11 @@ TEST_CASE("stencil recordings: Nsight's counters == the simulator's; per label e
         const auto executed = static_cast<long long>(row["gpu_instructions_executed"].number());
         const long long extra = off.count(label) ? off.at(label) : 0;
         CHECK((executed == instances || executed == instances + extra));
+        CHECK(row["status"].string() == "equal");
         CHECK(static_cast<long long>(row["gpu_wavefronts"].number()) == wavefronts);
         CHECK(static_cast<long long>(row["gpu_sectors"].number()) == sectors);
       }
-      // Cycles (issue 33's subject): pitch 34 within 10 %; pitch 36 under-predicted by 26 % when recorded.
+      // Cycles (issue 33's subject): pitch 34 within 10 %; pitch 36 under-predicted by 26-27 % when recorded.
       const double measured = p["hardware"]["cycles_per_block_median"].number();
       MESSAGE(name << ": cycles per block: simulator " << report.cycles_per_workgroup << ", GPU " << measured);
       CHECK(std::fabs(report.cycles_per_workgroup - measured) <= (padded ? 0.30 : 0.10) * measured);
