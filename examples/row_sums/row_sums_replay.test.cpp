@@ -1,0 +1,74 @@
+// The row reduction's GPU recordings replayed on the CPU (data/recordings/*-row-sums.json, written by
+// row-sums-crosscheck --report). Law: for every recorded "row sums" point, the program rebuilt from the recorded
+// seed predicts exactly the twelve counters Nsight Compute counted, its output is the host's row sums and the GPU's
+// matched it; every label's row of Nsight's source counters (a page without shared-memory columns) is "equal"
+// with today's instances and sectors; cycles per block within 10 % of the recorded median block's.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "examples/row_sums/row_sums.hpp"
+#include "gpu/crosscheck/counters.hpp"
+#include "sim/arch/arch.hpp"
+#include "sim/engine/arch_launch.hpp"
+#include "sim/engine/engine.hpp"
+
+using namespace tilesim;
+
+TEST_CASE("row sums recordings: Nsight's counters and every label's source counters == the simulator's") {
+  int points = 0;
+  for (const auto& e : std::filesystem::directory_iterator("data/recordings")) {
+    if (e.path().extension() != ".json") continue;
+    std::ifstream f(e.path());
+    std::stringstream text;
+    text << f.rdbuf();
+    const gpu::json_value doc = gpu::parse_json(text.str());
+    if (doc["tool"].string() != "tilesim::gpu::crosscheck") continue;
+    const std::string file = e.path().string();
+    CAPTURE(file);
+    for (const gpu::json_value& p : doc["points"].elements()) {
+      if (p["name"].string() != "row sums") continue;
+      const std::vector<float> in = examples::row_sums_inputs(128, gpu::read_u64(p["seed"], "seed"));
+      sim::global_memory m;
+      const int a = m.add<float>("in", in);
+      const int b = m.add<float>("out", 128, -1.0f);
+      const examples::row_sums_128 program{a, b};
+      const sim::run_result r = sim::run(sim::launch_on("sm90", 16, 256), std::move(m),
+                                         [&](sim::thread_context& ctx) { program(ctx); });
+      const std::vector<float> out = r.memory.get<float>(1);
+      for (index_t row = 0; row < 128; ++row) {
+        float want = 0;
+        for (index_t c = 0; c < 256; ++c) want += in[static_cast<std::size_t>(row * 256 + c)];
+        CHECK(out[static_cast<std::size_t>(row)] == want);
+      }
+      CHECK(p["gpu_output"]["mismatches"].number() == 0);
+      const sim::program_report report = sim::make_program_report(sim::arch_named("sm90"), r);
+      REQUIRE_MESSAGE(p["hardware"].get("counters"), "recorded without counters");
+      const gpu::json_value want = gpu::to_json(gpu::counters_from_json(p["hardware"]["counters"]));
+      const gpu::json_value got = gpu::to_json(gpu::predicted_counters(report));
+      for (const auto& member : got.members())
+        CHECK_MESSAGE(member.second.number() == want[member.first].number(),
+                      member.first << ": simulator " << member.second.number() << ", GPU " << want[member.first].number());
+      REQUIRE(p.get("source_counters"));
+      for (const gpu::json_value& row : p["source_counters"]["rows"].elements()) {
+        REQUIRE(row["labels"].elements().size() == 1);
+        const std::string label = row["labels"][0].string();
+        CAPTURE(label);
+        CHECK(row["status"].string() == "equal");
+        long long instances = 0, sectors = 0;
+        for (const sim::instruction_report& i : report.instructions)
+          if (i.label == label) instances += i.instances, sectors += i.sectors;
+        CHECK(static_cast<long long>(row["gpu_instructions_executed"].number()) == instances);
+        CHECK(static_cast<long long>(row["gpu_sectors"].number()) == sectors);
+      }
+      const double measured = p["hardware"]["cycles_per_block_median"].number();
+      MESSAGE("row sums: cycles per block: simulator " << report.cycles_per_workgroup << ", GPU " << measured);
+      CHECK(std::fabs(report.cycles_per_workgroup - measured) <= 0.10 * measured);
+      ++points;
+    }
+  }
+  CHECK_MESSAGE(points >= 1, "no row-sums recording in data/recordings/ (row-sums-crosscheck --report writes one)");
+}
