@@ -29,7 +29,8 @@ TEST_CASE("user program recordings: Nsight's counters == the simulator's for eve
     text << f.rdbuf();
     const gpu::json_value doc = gpu::parse_json(text.str());
     if (doc["tool"].string() != "tilesim::gpu::crosscheck") continue;
-    CAPTURE(e.path().string());
+    const std::string file = e.path().string();  // CAPTURE keeps a reference: not to a temporary
+    CAPTURE(file);
     for (const gpu::json_value& p : doc["points"].elements()) {
       CAPTURE(p["name"].string());
       if (p["name"].string().rfind("column sums", 0) != 0) continue;  // another user program's (its own replay)
