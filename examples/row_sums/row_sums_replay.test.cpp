@@ -6,12 +6,10 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "examples/row_sums/row_sums.hpp"
 #include "gpu/crosscheck/counters.hpp"
+#include "examples/user_program/recorded_points.test.hpp"
 #include "sim/arch/arch.hpp"
 #include "sim/engine/arch_launch.hpp"
 #include "sim/engine/engine.hpp"
@@ -20,17 +18,11 @@ using namespace tilesim;
 
 TEST_CASE("row sums recordings: Nsight's counters and every label's source counters == the simulator's") {
   int points = 0;
-  for (const auto& e : std::filesystem::directory_iterator("data/recordings")) {
-    if (e.path().extension() != ".json") continue;
-    std::ifstream f(e.path());
-    std::stringstream text;
-    text << f.rdbuf();
-    const gpu::json_value doc = gpu::parse_json(text.str());
-    if (doc["tool"].string() != "tilesim::gpu::crosscheck") continue;
-    const std::string file = e.path().string();
+  for (const examples::recorded_point& rec : examples::recorded_points("row sums")) {
+    const std::string& file = rec.file;
     CAPTURE(file);
-    for (const gpu::json_value& p : doc["points"].elements()) {
-      if (p["name"].string() != "row sums") continue;
+    {
+      const gpu::json_value& p = rec.point;
       const std::vector<float> in = examples::row_sums_inputs(128, gpu::read_u64(p["seed"], "seed"));
       sim::global_memory m;
       const int a = m.add<float>("in", in);
@@ -46,12 +38,7 @@ TEST_CASE("row sums recordings: Nsight's counters and every label's source count
       }
       CHECK(p["gpu_output"]["mismatches"].number() == 0);
       const sim::program_report report = sim::make_program_report(sim::arch_named("sm90"), r);
-      REQUIRE_MESSAGE(p["hardware"].get("counters"), "recorded without counters");
-      const gpu::json_value want = gpu::to_json(gpu::counters_from_json(p["hardware"]["counters"]));
-      const gpu::json_value got = gpu::to_json(gpu::predicted_counters(report));
-      for (const auto& member : got.members())
-        CHECK_MESSAGE(member.second.number() == want[member.first].number(),
-                      member.first << ": simulator " << member.second.number() << ", GPU " << want[member.first].number());
+      examples::check_recorded_counters(p, report);
       REQUIRE(p.get("source_counters"));
       for (const gpu::json_value& row : p["source_counters"]["rows"].elements()) {
         REQUIRE(row["labels"].elements().size() == 1);

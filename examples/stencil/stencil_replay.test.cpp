@@ -10,13 +10,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
 
 #include "examples/stencil/stencil.hpp"
 #include "gpu/crosscheck/counters.hpp"
+#include "examples/user_program/recorded_points.test.hpp"
 #include "gpu/crosscheck/source_match.hpp"
 #include "sim/models/global_coalescing.hpp"
 #include "sim/models/lds_banks.hpp"
@@ -61,18 +59,12 @@ std::map<std::string, long long> predicated_off(const sim::run_result& r) {
 
 TEST_CASE("stencil recordings: Nsight's counters == the simulator's; per label equal up to predicated-off warps") {
   int points = 0;
-  for (const auto& e : std::filesystem::directory_iterator("data/recordings")) {
-    if (e.path().extension() != ".json") continue;
-    std::ifstream f(e.path());
-    std::stringstream text;
-    text << f.rdbuf();
-    const gpu::json_value doc = gpu::parse_json(text.str());
-    if (doc["tool"].string() != "tilesim::gpu::crosscheck") continue;
-    const std::string file = e.path().string();
+  for (const examples::recorded_point& rec : examples::recorded_points("stencil")) {
+    const std::string& file = rec.file;
     CAPTURE(file);
-    for (const gpu::json_value& p : doc["points"].elements()) {
+    {
+      const gpu::json_value& p = rec.point;
       const std::string name = p["name"].string();
-      if (name.rfind("stencil", 0) != 0) continue;
       CAPTURE(name);
       const std::vector<float> in = examples::stencil_inputs(4, gpu::read_u64(p["seed"], "seed"));
       const bool padded = name.find("pitch 36") != std::string::npos;
@@ -81,12 +73,7 @@ TEST_CASE("stencil recordings: Nsight's counters == the simulator's; per label e
       CHECK(r.memory.get<float>(1) == examples::stencil_reference(4, in));
       CHECK(p["gpu_output"]["mismatches"].number() == 0);
       const sim::program_report report = sim::make_program_report(sim::arch_named("sm90"), r);
-      REQUIRE_MESSAGE(p["hardware"].get("counters"), "recorded without counters");
-      const gpu::json_value want = gpu::to_json(gpu::counters_from_json(p["hardware"]["counters"]));
-      const gpu::json_value got = gpu::to_json(gpu::predicted_counters(report));
-      for (const auto& member : got.members())
-        CHECK_MESSAGE(member.second.number() == want[member.first].number(),
-                      member.first << ": simulator " << member.second.number() << ", GPU " << want[member.first].number());
+      examples::check_recorded_counters(p, report);
       const std::map<std::string, long long> off = predicated_off(r);
       REQUIRE(p.get("source_counters"));
       for (const gpu::json_value& row : p["source_counters"]["rows"].elements()) {

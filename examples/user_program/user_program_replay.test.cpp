@@ -9,12 +9,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "examples/user_program/column_sums.hpp"
 #include "gpu/crosscheck/counters.hpp"
+#include "examples/user_program/recorded_points.test.hpp"
 #include "sim/arch/arch.hpp"
 #include "sim/engine/engine.hpp"
 
@@ -22,18 +20,13 @@ using namespace tilesim;
 
 TEST_CASE("user program recordings: Nsight's counters == the simulator's for every recorded point; sums exact") {
   int points = 0;
-  for (const auto& e : std::filesystem::directory_iterator("data/recordings")) {
-    if (e.path().extension() != ".json") continue;
-    std::ifstream f(e.path());
-    std::stringstream text;
-    text << f.rdbuf();
-    const gpu::json_value doc = gpu::parse_json(text.str());
-    if (doc["tool"].string() != "tilesim::gpu::crosscheck") continue;
-    const std::string file = e.path().string();  // CAPTURE keeps a reference: not to a temporary
+  for (const examples::recorded_point& rec : examples::recorded_points("column sums")) {
+    const std::string& file = rec.file;
     CAPTURE(file);
-    for (const gpu::json_value& p : doc["points"].elements()) {
-      CAPTURE(p["name"].string());
-      if (p["name"].string().rfind("column sums", 0) != 0) continue;  // another user program's (its own replay)
+    {
+      const gpu::json_value& p = rec.point;
+      const std::string name = p["name"].string();  // CAPTURE keeps a reference: not to a temporary
+      CAPTURE(name);
       const bool swizzled = p["name"].string().find("Swizzle<2,3,7>") != std::string::npos;
       const std::uint64_t seed = gpu::read_u64(p["seed"], "seed");
       const std::vector<float> in = examples::column_sums_inputs(4, seed);
@@ -43,16 +36,10 @@ TEST_CASE("user program recordings: Nsight's counters == the simulator's for eve
       const examples::column_sums<4> program{a, b, swizzled};
       const sim::run_result r = sim::run({.grid = 4, .block = 256, .wave_size = 32}, std::move(m),
                                          [&](sim::thread_context& ctx) { program(ctx); });
-      const gpu::counters predicted = gpu::predicted_counters(sim::make_program_report(sim::arch_named("sm90"), r));
-      REQUIRE_MESSAGE(p["hardware"].get("counters"), "recorded without counters");
-      const gpu::json_value want = gpu::to_json(gpu::counters_from_json(p["hardware"]["counters"]));
-      const gpu::json_value got = gpu::to_json(predicted);
-      for (const auto& member : got.members())
-        CHECK_MESSAGE(member.second.number() == want[member.first].number(),
-                      member.first << ": simulator " << member.second.number() << ", GPU " << want[member.first].number());
+      const sim::program_report report = sim::make_program_report(sim::arch_named("sm90"), r);
+      examples::check_recorded_counters(p, report);
       CHECK(p["gpu_output"]["mismatches"].number() == 0);
       // Per instruction (recorded with Nsight's source counters): every label's GPU counts equal today's simulator.
-      const sim::program_report report = sim::make_program_report(sim::arch_named("sm90"), r);
       // Cycles: the recorded median block's clock64 against today's prediction, within 10 % (issue 12's
       // catalogue bound is 25 %; the user program stood at -11 % and -30.5 % while its sums stated their FADDs
       // after the loop, not one per element as the SASS chains them: 4.9 % and 3.0 % since).

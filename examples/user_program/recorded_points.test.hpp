@@ -1,0 +1,50 @@
+// tilesim/examples/user_program/recorded_points.test.hpp: the user programs' GPU recordings, as their replays read
+// them (column sums, stencil, row sums: data/recordings/*.json written by tilesim::gpu::crosscheck --report).
+#pragma once
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gpu/crosscheck/counters.hpp"
+#include "sim/report/program_report.hpp"
+
+namespace tilesim::examples {
+
+// One recorded point and the file it came from.
+struct recorded_point {
+  std::string file;
+  gpu::json_value point;
+};
+
+// Every point named `prefix`... of every recording the one-call cross-check wrote: recorded_points("stencil").
+inline std::vector<recorded_point> recorded_points(const std::string& prefix) {
+  std::vector<recorded_point> out;
+  for (const auto& e : std::filesystem::directory_iterator("data/recordings")) {
+    if (e.path().extension() != ".json") continue;
+    std::ifstream f(e.path());
+    std::stringstream text;
+    text << f.rdbuf();
+    const gpu::json_value doc = gpu::parse_json(text.str());
+    if (doc["tool"].string() != "tilesim::gpu::crosscheck") continue;
+    for (const gpu::json_value& p : doc["points"].elements())
+      if (p["name"].string().rfind(prefix, 0) == 0) out.push_back({e.path().string(), p});
+  }
+  return out;
+}
+
+// Law: the twelve counters `report` predicts are the ones Nsight Compute counted for point p.
+inline void check_recorded_counters(const gpu::json_value& p, const sim::program_report& report) {
+  REQUIRE_MESSAGE(p["hardware"].get("counters"), "recorded without counters");
+  const gpu::json_value want = gpu::to_json(gpu::counters_from_json(p["hardware"]["counters"]));
+  const gpu::json_value got = gpu::to_json(gpu::predicted_counters(report));
+  for (const auto& member : got.members())
+    CHECK_MESSAGE(member.second.number() == want[member.first].number(),
+                  member.first << ": simulator " << member.second.number() << ", GPU " << want[member.first].number());
+}
+
+}  // namespace tilesim::examples
