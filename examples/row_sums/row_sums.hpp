@@ -25,6 +25,7 @@ template <index_t Rows>
 struct row_sums {
   int in = 0, out = 1;  // global slots: Rows x 256 floats in, Rows floats out
   static constexpr index_t cols = 256, threads = 256, wave = 32, rows_per_block = threads / wave;
+  static constexpr index_t block_size = threads;  // the workgroup it is written for: its kernel is compiled for it
   static_assert(Rows % rows_per_block == 0, "row_sums: whole workgroups of 8 rows");
 
   template <class Ctx>

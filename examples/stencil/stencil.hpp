@@ -32,6 +32,7 @@ struct stencil {
   int in = 0, out = 1;  // global slots: (N+2)^2 floats in, N^2 floats out
   static constexpr index_t tile = 32, halo = tile + 2, threads = 256, n = Tiles * tile, padded = n + 2;
   static constexpr index_t halo_elements = halo * halo, steps = (halo_elements + threads - 1) / threads;
+  static constexpr index_t block_size = threads;  // the workgroup it is written for: its kernel is compiled for it
   static_assert(Pitch >= halo, "stencil: the LDS pitch holds a halo row");
 
   template <class Ctx>

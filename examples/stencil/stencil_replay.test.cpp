@@ -5,7 +5,9 @@
 // wavefronts are equal, and the warp instructions Nsight executed are the simulator's, plus, where nvcc predicated
 // a guarded access instead of branching around it, one per warp of a workgroup that made the label fewer times
 // than the workgroup's busiest warp (those execute with every lane predicated off: wave 5-7's fifth halo load).
-// The comparison (gpu/crosscheck/source_match.hpp, 4.) accepts exactly those and no other difference.
+// The comparison (gpu/crosscheck/source_match.hpp, 4.) accepts exactly those and no other difference. The price
+// tag: the tilesim kernel at most 1.10x its hand-written twin, and the cycles within 10 % (the recording of the
+// kernel compiled without the program's block_size: 1.45x at pitch 36, the cause the block size removed).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -90,14 +92,21 @@ TEST_CASE("stencil recordings: Nsight's counters == the simulator's; per label e
         CHECK(static_cast<long long>(row["gpu_wavefronts"].number()) == wavefronts);
         CHECK(static_cast<long long>(row["gpu_sectors"].number()) == sectors);
       }
-      // Cycles (issue 33's subject): pitch 34 within 10 %; pitch 36 under-predicted by 26-27 % when recorded.
       const double measured = p["hardware"]["cycles_per_block_median"].number();
       MESSAGE(name << ": cycles per block: simulator " << report.cycles_per_workgroup << ", GPU " << measured);
-      CHECK(std::fabs(report.cycles_per_workgroup - measured) <= (padded ? 0.30 : 0.10) * measured);
+      if (file.find("without-block-size") != std::string::npos) {
+        // The kernel compiled before the program stated its block_size (gpu/user/gpu_kernel.hpp): nvcc kept a
+        // branch around each of the halo's guarded stores, which hold for every thread in steps 0-3; pitch 36,
+        // whose stores need the division by 34 inside each branch, ran 1.45x its twin.
+        if (padded) CHECK(p["tilesim_over_hand_written"].number() > 1.3);
+      } else {
+        examples::check_price_tag(p);
+        CHECK(std::fabs(report.cycles_per_workgroup - measured) <= 0.10 * measured);
+      }
       ++points;
     }
   }
-  CHECK_MESSAGE(points >= 2, "no stencil recording in data/recordings/ (stencil-crosscheck --report writes one)");
+  CHECK_MESSAGE(points >= 4, "no stencil recording in data/recordings/ (stencil-crosscheck --report writes one)");
 }
 
 namespace {

@@ -1,5 +1,6 @@
 // tilesim/examples/user_program/recorded_points.test.hpp: the user programs' GPU recordings, as their replays read
-// them (column sums, stencil, row sums: data/recordings/*.json written by tilesim::gpu::crosscheck --report).
+// them (column sums, stencil, row sums, fp16 transpose: data/recordings/*.json written by tilesim::gpu::crosscheck
+// --report), and the laws every replay holds them to.
 #pragma once
 
 #include <doctest/doctest.h>
@@ -45,6 +46,21 @@ inline void check_recorded_counters(const gpu::json_value& p, const sim::program
   for (const auto& member : got.members())
     CHECK_MESSAGE(member.second.number() == want[member.first].number(),
                   member.first << ": simulator " << member.second.number() << ", GPU " << want[member.first].number());
+}
+
+// Law (the price tag): point p ran its hand-written twin (gpu/reference/user_twins.hpp) on the same inputs and
+// launch, the twin's outputs equal the simulator's, neither kernel uses local memory (0 B stack), and the tilesim
+// kernel takes at most `limit` times the twin's cycles per block (the median block of the best launch).
+inline void check_price_tag(const gpu::json_value& p, double limit = 1.10) {
+  REQUIRE_MESSAGE(p.get("hand_written"), "recorded without its hand-written twin");
+  CHECK(p["hand_written"]["output"]["mismatches"].number() == 0);
+  CHECK(p["hardware"]["local_bytes_per_thread"].number() == 0);
+  CHECK(p["hand_written"]["local_bytes_per_thread"].number() == 0);
+  const double ratio = p["tilesim_over_hand_written"].number();
+  MESSAGE(p["name"].string() << ": tilesim kernel " << p["hardware"]["cycles_per_block_median"].number()
+                             << " cycles per block, hand-written " << p["hand_written"]["cycles_per_block_median"].number()
+                             << " (" << ratio << "x)");
+  CHECK(ratio <= limit);
 }
 
 }  // namespace tilesim::examples

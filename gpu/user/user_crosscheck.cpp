@@ -221,9 +221,19 @@ std::string report_text(const crosscheck_options& o, const user_report& r, const
                   r.results_equal ? "equal" : "DIFFER", r.results_equal ? "gpu ok" : out.first.c_str(), r.predicted_cycles,
                   r.measured_cycles, 100 * error);
     text = line;
-    std::snprintf(line, sizeof line, "  %-32s price: %d registers, %lld B local/thread, %zu B LDS; no hand-written kernel\n",
-                  name, r.registers, r.local_bytes, r.lds_bytes);
+    if (r.twin_measured)
+      std::snprintf(line, sizeof line, "  %-32s price: %d registers, %lld B local/thread, %zu B LDS; cycles/block tilesim "
+                    "%.0f, hand-written %.0f (%.3fx; twin: %d registers, %lld B local/thread)%s\n", name, r.registers,
+                    r.local_bytes, r.lds_bytes, r.measured_cycles, r.twin_cycles, r.over_twin(), r.twin_registers,
+                    r.twin_local_bytes, r.twin_mismatches ? " HAND-WRITTEN OUTPUT DIFFERS" : "");
+    else if (!r.twin_error.empty())
+      std::snprintf(line, sizeof line, "  %-32s price: %d registers, %lld B local/thread, %zu B LDS; hand-written kernel "
+                    "FAILED: %s\n", name, r.registers, r.local_bytes, r.lds_bytes, r.twin_error.c_str());
+    else
+      std::snprintf(line, sizeof line, "  %-32s price: %d registers, %lld B local/thread, %zu B LDS; no hand-written kernel\n",
+                    name, r.registers, r.local_bytes, r.lds_bytes);
     text += line;
+    if (r.twin_mismatches) text += "  " + std::string(name) + "  hand-written: " + r.twin_first_mismatch + "\n";
   }
   if (r.counters_measured) {
     std::snprintf(line, sizeof line, "  %-32s counters %s\n", name, r.counters_equal ? "equal" : "DIFFER");
@@ -328,6 +338,21 @@ json_value report_json(const crosscheck_options& o, const user_report& r, const 
     hw.set("local_bytes_per_thread", r.local_bytes);
     if (r.counters_measured) hw.set("counters", to_json(r.gpu));
     point.set("hardware", std::move(hw));
+    if (r.twin_measured) {
+      json_value twin;
+      twin.set("cycles_per_block_median", r.twin_cycles);
+      json_value c;
+      c.set("method", "the twin's outputs against the simulator's: bit for bit, float buffers within their stated tolerance");
+      c.set("compared", out.compared);
+      c.set("mismatches", r.twin_mismatches);
+      c.set("max_error_over_bound", 0);
+      c.set("first_mismatch", r.twin_first_mismatch.empty() ? json_value() : json_value(r.twin_first_mismatch));
+      twin.set("output", std::move(c));
+      twin.set("registers", r.twin_registers);
+      twin.set("local_bytes_per_thread", r.twin_local_bytes);
+      point.set("hand_written", std::move(twin));
+      point.set("tilesim_over_hand_written", r.over_twin());
+    }
     point.set("cycle_error", error);
   }
   if (r.counters_measured) point.set("counters_equal", r.counters_equal);
@@ -382,6 +407,18 @@ user_call begin_user_call() {
   return c;
 }
 
+void run_twin(const crosscheck_options& o, const device_launch& untimed, const user_buffers& buffers, gpu_outcome& gpu) {
+  try {
+    gpu.twin_launches.push_back(o.twin(untimed, buffers.initial_bytes()));
+    device_launch t = untimed;
+    t.timed = true;
+    for (int k = 0; k < o.repeat; ++k) gpu.twin_launches.push_back(o.twin(t, buffers.initial_bytes()));
+  } catch (const device_error& e) {
+    gpu.twin_failed = e.what();
+    gpu.twin_launches.clear();
+  }
+}
+
 void finish_counters_pass(const std::string& name) {
   std::printf("counters-pass: %s\n", name.c_str());
   std::fflush(stdout);
@@ -416,6 +453,21 @@ user_report finish_user_crosscheck(const crosscheck_options& o, const user_buffe
     r.measured_cycles = medians.empty() ? 0 : *std::min_element(medians.begin(), medians.end());
     r.registers = gpu.warm->registers;
     r.local_bytes = gpu.warm->local_bytes;
+    if (!gpu.twin_failed.empty()) r.twin_error = gpu.twin_failed;
+    if (!gpu.twin_launches.empty()) {
+      const output_check twin_out = compare_outputs(buffers, run, gpu.twin_launches[0]);
+      r.twin_mismatches = twin_out.mismatches;
+      r.twin_first_mismatch = twin_out.first;
+      r.twin_registers = gpu.twin_launches[0].registers;
+      r.twin_local_bytes = gpu.twin_launches[0].local_bytes;
+      std::vector<double> twin_medians;
+      for (std::size_t k = 1; k < gpu.twin_launches.size(); ++k) {
+        const std::vector<long long>& t = gpu.twin_launches[k].block_cycles;
+        twin_medians.push_back(median(std::vector<double>(t.begin(), t.end())));
+      }
+      r.twin_measured = !twin_medians.empty();
+      if (r.twin_measured) r.twin_cycles = *std::min_element(twin_medians.begin(), twin_medians.end());
+    }
     // Counters: this executable again, under Nsight Compute, as the counters pass of this call.
     if (o.counters) measure_with_ncu(o, run, call, r);
     error = r.measured_cycles > 0 ? (r.predicted_cycles - r.measured_cycles) / r.measured_cycles : 0;

@@ -34,6 +34,7 @@
 
 #include <cstring>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -138,6 +139,10 @@ struct crosscheck_options {
   // sass_listing: `nvdisasm -g -gi` of the kernel built with -lineinfo: each label's row then names the program
   // lines its SASS instructions came from (gpu/crosscheck/sass_lines.hpp).
   std::string sass_listing;
+  // twin: the same algorithm written by hand (gpu/reference/user_twins.hpp), launched on the same buffers and
+  // launch after the program's kernel, timed alike; its outputs must equal the simulator's and its cycles are the
+  // price tag's yardstick (tilesim kernel / twin). Empty: no twin ("no hand-written kernel").
+  std::function<device_result(const device_launch&, std::vector<byte_buffer>)> twin;
 };
 
 struct user_report {
@@ -157,14 +162,25 @@ struct user_report {
   int registers = 0;
   long long local_bytes = 0;
   std::size_t lds_bytes = 0;
+  // The hand-written twin (options.twin), where the GPU ran it: its outputs against the simulator's, its cycles.
+  bool twin_measured = false;
+  std::string twin_error;             // its launch failed (the runtime's words); not passed
+  long long twin_mismatches = 0;
+  std::string twin_first_mismatch;
+  double twin_cycles = 0;             // the median block of its best timed launch
+  int twin_registers = 0;
+  long long twin_local_bytes = 0;
   sim::program_report report;         // the simulator's whole report (per instruction, verdict)
   std::string text;                   // the lines `tilesim-gpu crosscheck` prints for a point
   json_value json;                    // tilesim.crosscheck/1, one point
 
   // Outputs and counters agree, or there was nothing to check against.
   bool passed() const {
-    return skipped || (gpu_error.empty() && results_equal && (!counters_measured || counters_equal));
+    return skipped || (gpu_error.empty() && results_equal && (!counters_measured || counters_equal) &&
+                       twin_error.empty() && twin_mismatches == 0);
   }
+  // The price tag: the tilesim kernel's cycles over the twin's (0 without a measured twin).
+  double over_twin() const { return twin_measured && twin_cycles > 0 ? measured_cycles / twin_cycles : 0; }
 };
 
 namespace detail {
@@ -185,7 +201,13 @@ struct gpu_outcome {
   const device_description* device = nullptr;
   const device_result* warm = nullptr;
   std::vector<std::vector<long long>> timed = {};
+  std::string twin_failed = {};                     // the twin's launch failed (its words)
+  std::vector<device_result> twin_launches = {};    // the twin's warm launch, then its timed ones
 };
+
+// The twin's launches (o.twin): one warm, then o.repeat timed, into gpu.twin_launches; a device_error into
+// gpu.twin_failed.
+void run_twin(const crosscheck_options& o, const device_launch& untimed, const user_buffers& buffers, gpu_outcome& gpu);
 
 // Everything after the launches: comparisons, counters (ncu), report text and JSON.
 user_report finish_user_crosscheck(const crosscheck_options& o, const user_buffers& buffers, const sim::launch& launch,
@@ -201,6 +223,10 @@ user_report crosscheck(const Program& program, const user_launch& launch, const 
   const sim::arch_table& arch = sim::arch_named(o.arch);
   // The simulator runs it under o.arch's guard rules (sm90: a lane's invalid global load is masked, a wave
   // instruction with no active lane is not issued), as the GPU does, at the arch's wave size.
+  if (launch.block > launch_bound_of<Program>)  // its kernel is compiled for at most that many threads
+    throw std::invalid_argument("crosscheck: the launch's block (" + std::to_string(launch.block) +
+                                " threads) exceeds the program's block_size (" +
+                                std::to_string(launch_bound_of<Program>) + ")");
   const sim::launch on_arch = simulated_launch(launch, arch);
   const detail::user_call call = detail::begin_user_call();
   if (call.role == detail::call_role::other_call)
@@ -231,6 +257,7 @@ user_report crosscheck(const Program& program, const user_launch& launch, const 
   } catch (const device_error& e) {
     gpu.failed = e.what();
   }
+  if (o.twin && gpu.warm) detail::run_twin(o, untimed, buffers, gpu);
   return detail::finish_user_crosscheck(o, buffers, on_arch, run, std::move(report), call, gpu);
 }
 

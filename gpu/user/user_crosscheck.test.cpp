@@ -15,6 +15,10 @@
 //     another (64 on sm90, or a negative one) is refused naming it and the arch's;
 //   - the arch's guard rules apply to the user's launch: a lane's invalid global load is not issued on sm90 (an
 //     instruction with no valid lane not at all), and is on gfx942;
+//   - a hand-written twin (options.twin) runs on the same buffers: its cycles price the kernel (tilesim over twin,
+//     in the text and the JSON's hand_written / tilesim_over_hand_written); a twin whose output differs fails the
+//     call naming the element; a twin whose launch fails is named, not thrown;
+//   - a program that states its block_size refuses a launch of more threads (its kernel is compiled for it);
 //   - a saved Nsight source page (options.ncu_source) is matched to the labels with or without a GPU, lands in the
 //     report's text and JSON, and a page off by one sector on one label makes exactly that label DIFFER.
 #include <doctest/doctest.h>
@@ -49,6 +53,9 @@ struct doubler {
   }
 };
 struct no_gpu_doubler : doubler {};
+struct bounded_doubler : doubler {  // written for workgroups of at most 128 threads
+  static constexpr tilesim::index_t block_size = 128;
+};
 struct failing_doubler : doubler {};  // a GPU is there, its launch fails
 
 // One warp: lanes 0-7 of a load are valid, then a load no lane passes as valid; out[t] = their sum.
@@ -75,6 +82,7 @@ TILESIM_DECLARE_GPU_KERNEL(doubler);
 TILESIM_DECLARE_GPU_KERNEL(no_gpu_doubler);
 TILESIM_DECLARE_GPU_KERNEL(failing_doubler);
 TILESIM_DECLARE_GPU_KERNEL(guarded_loads);
+TILESIM_DECLARE_GPU_KERNEL(bounded_doubler);
 
 // A stand-in for a machine without a GPU: device() says so, as the CUDA runtime does.
 #define NO_GPU_STAND_IN(P)                                                                                           \
@@ -117,6 +125,7 @@ tilesim::gpu::device_description tilesim::gpu::gpu_kernel_of<doubler>::device() 
 const char* tilesim::gpu::gpu_kernel_of<doubler>::kernel_name() { return "user_kernel"; }
 NO_GPU_STAND_IN(no_gpu_doubler)
 NO_GPU_STAND_IN(guarded_loads)
+NO_GPU_STAND_IN(bounded_doubler)
 // A GPU whose kernel launch fails (the runtime's error after the device answered).
 tilesim::gpu::device_result tilesim::gpu::gpu_kernel_of<failing_doubler>::launch(const failing_doubler&, const device_launch&,
                                                                                  std::vector<byte_buffer>) {
@@ -433,4 +442,62 @@ TEST_CASE("user crosscheck: a saved Nsight source page is matched to the labels,
   }
   std::remove("user_crosscheck_source_64.csv");
   std::remove("user_crosscheck_source_65.csv");
+}
+
+TEST_CASE("user crosscheck: the hand-written twin prices the kernel; a twin that differs or fails is named, not thrown") {
+  setup s;
+  crosscheck_options o = no_counters("doubler with twin");
+  // The twin: the stand-in GPU's doubler again (perturbed by `off`), 800 cycles a block.
+  auto twin_of = [&](float off) {
+    return [&s, off](const device_launch& l, std::vector<byte_buffer> b) {
+      device_result d = gpu_kernel_of<doubler>::launch(doubler{s.in, s.out, off}, l, std::move(b));
+      if (l.timed) d.block_cycles.assign(static_cast<std::size_t>(l.grid), 800);
+      d.registers = 10;
+      return d;
+    };
+  };
+  o.twin = twin_of(0);
+  const user_report r = crosscheck(doubler{s.in, s.out}, {.grid = 2, .block = 256}, s.buffers, o);
+  CHECK(r.passed());
+  CHECK(r.twin_measured);
+  CHECK(r.twin_cycles == 800);
+  CHECK(r.over_twin() == doctest::Approx(1.25));  // 1000 / 800
+  CHECK(r.text.find("hand-written 800 (1.250x; twin: 10 registers") != std::string::npos);
+  const json_value& point = r.json["points"].elements()[0];
+  CHECK(point["hand_written"]["cycles_per_block_median"].number() == 800);
+  CHECK(point["hand_written"]["output"]["mismatches"].number() == 0);
+  CHECK(point["tilesim_over_hand_written"].number() == doctest::Approx(1.25));
+  CHECK(repeated_key(r.json) == "");
+  o.twin = twin_of(0.5f);  // the twin computes something else: the call fails, naming the element
+  const user_report differs = crosscheck(doubler{s.in, s.out}, {.grid = 2, .block = 256}, s.buffers, o);
+  CHECK(!differs.passed());
+  CHECK(differs.twin_mismatches == 1);
+  CHECK(differs.text.find("HAND-WRITTEN OUTPUT DIFFERS") != std::string::npos);
+  CHECK(differs.text.find("out[5]: simulator 10, GPU 10.5") != std::string::npos);
+  o.twin = [](const device_launch&, std::vector<byte_buffer>) -> device_result {
+    throw device_error("stencil twin: the twin is compiled for grid 16, block 256, not grid 2, block 256");
+  };
+  const user_report failed = crosscheck(doubler{s.in, s.out}, {.grid = 2, .block = 256}, s.buffers, o);
+  CHECK(!failed.passed());
+  CHECK(failed.results_equal);
+  CHECK(failed.text.find("hand-written kernel FAILED: stencil twin: the twin is compiled for grid 16") != std::string::npos);
+  CHECK(!failed.json["points"].elements()[0].get("hand_written"));
+}
+
+TEST_CASE("user crosscheck: a program that states its block_size refuses a launch of more threads, naming both") {
+  setup s;
+  CHECK(tilesim::gpu::launch_bound_of<bounded_doubler> == 128);
+  CHECK(tilesim::gpu::launch_bound_of<doubler> == 1024);
+  bounded_doubler p;
+  p.in = s.in, p.out = s.out;
+  try {
+    (void)crosscheck(p, {.grid = 2, .block = 256}, s.buffers, no_counters("too many threads"));
+    FAIL("a launch of 256 threads was not refused");
+  } catch (const std::invalid_argument& e) {
+    CHECK(std::string(e.what()) == "crosscheck: the launch's block (256 threads) exceeds the program's block_size (128)");
+  }
+  p.in = s.in;
+  const user_report r = crosscheck(p, {.grid = 4, .block = 128}, s.buffers, no_counters("within the bound"));
+  CHECK(r.skipped);  // no GPU stand-in: the simulator's side only
+  CHECK(r.report.instructions.size() == 2);
 }

@@ -22,7 +22,8 @@
 namespace tilesim::gpu {
 
 template <class Program>
-__global__ void user_kernel(Program program, kernel_args args) {
+__global__ __launch_bounds__(launch_bound_of<Program>) void user_kernel(Program program, kernel_args args) {
+  __builtin_assume(threadIdx.x < static_cast<unsigned>(launch_bound_of<Program>));  // the program's block_size
   run_program(args, [&](device_context& ctx) { program(ctx); });
 }
 
