@@ -6,10 +6,13 @@
 
 #include "examples/conv/conv_variants.hpp"
 #include "examples/cute_swizzle/cute_swizzle_variants.hpp"
+#include "examples/fp16_transpose/fp16_transpose_variants.hpp"
 #include "examples/gemm/gemm_variants.hpp"
 #include "examples/gemm/mma_gemm_variants.hpp"
 #include "examples/lds_index_swap/lds_index_swap_variants.hpp"
 #include "examples/morton/morton_variants.hpp"
+#include "examples/row_sums/row_sums_variants.hpp"
+#include "examples/stencil/stencil_variants.hpp"
 #include "examples/synthesized/synthesized_variants.hpp"
 #include "sim/report/text_columns.hpp"
 
@@ -25,6 +28,9 @@ std::vector<variant> all_variants() {
   add(mma_gemm_variants());
   add(conv_variants());
   add(synthesized_variants());
+  add(stencil_variants());
+  add(row_sums_variants());
+  add(fp16_transpose_variants());
   return all;
 }
 

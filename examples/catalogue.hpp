@@ -1,7 +1,8 @@
 // tilesim/examples/catalogue.hpp: every reference program's variants, run, priced and summed up in one table.
 //
 // DEFINITION. all_variants() lists the variants of every example folder in a fixed order (lds-index-swap,
-// cute-swizzle, morton, gemm, conv, synthesized). summarize(v, outcome) prices the outcome's run on v.arch
+// cute-swizzle, morton, gemm, conv, synthesized, stencil, row-sums, fp16-transpose: the last three written from the
+// README alone, issue 32). summarize(v, outcome) prices the outcome's run on v.arch
 // (sim::make_program_report) and keeps what the main job's table shows:
 //   example | variant | arch | LDS wavefronts ideal / actual | global sectors ideal / actual | cycles | check
 // wavefronts and sectors are summed over every instruction of every wave and workgroup of the run; cycles

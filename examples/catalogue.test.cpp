@@ -100,6 +100,12 @@ const pinned table[] = {
       {"synthesized", "synth Swizzle<2,4,2> 128x64, down-rows read", "sm90", 256, 256, 1024, 1024},
       {"synthesized", "hand row-major 64x128, down-rows read", "sm90", 256, 384, 1024, 1024},
       {"synthesized", "synth Swizzle<1,5,2> 64x128, down-rows read", "sm90", 256, 256, 1024, 1024},
+      {"stencil", "pitch 34, rows packed", "sm90", 3152, 3152, 4368, 4768},
+      {"stencil", "pitch 36, padded", "sm90", 3152, 3648, 4368, 4768},
+      {"row-sums", "shuffle butterfly, 128 x 256", "sm90", 0, 0, 4224, 4224},
+      {"fp16-transpose", "row-major 64x64", "sm90", 3072, 17408, 8192, 8192},
+      {"fp16-transpose", "padded 72", "sm90", 3072, 17408, 8192, 8192},
+      {"fp16-transpose", "Swizzle<3,3,6>", "sm90", 3072, 3072, 8192, 8192},
 };
 
 }  // namespace
