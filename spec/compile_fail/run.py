@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Compile-fail checks: every *.cpp in DIR names what the compiler must say in a line '// expect: TEXT'.
+"""Compile-fail checks: every *.cpp (or *.cu) in DIR names what the compiler must say in '// expect: TEXT'.
 
 Usage: run.py DIR -- COMPILER [FLAGS...]    (e.g. run.py spec/compile_fail -- g++ -std=c++20 -fsyntax-only -I.)
 
@@ -38,7 +38,7 @@ def main(argv):
         print(__doc__)
         return 2
     folder, compiler = Path(argv[1]), argv[3:]
-    cases = sorted(folder.glob("*.cpp"))
+    cases = sorted(list(folder.glob("*.cpp")) + list(folder.glob("*.cu")))
     if not cases:
         print(f"no cases in {folder}")
         return 1

@@ -211,6 +211,7 @@ struct tile_window {
   // Loads, reporting every stray element to report(oob_event) (strict mode).
   template <class T, index_t C, class Report>
   TILESIM_HOST_DEVICE constexpr void load(distributed_tensor<T, C>& dst, Report&& report) const {
+    refuse_in_device_code<T>();
     require_room(dst);
     dst.encoding = encoding;
     strict_walk<Report> walk{};
@@ -244,6 +245,20 @@ struct tile_window {
   }
 
  private:
+  // This window's structure is run-time data (its encoding, trip counts, register subscripts are members), which a
+  // GPU keeps in local memory and calls through (docs/design/zero-overhead-device-code.md, R1-R3: kilobytes of
+  // stack): in device code its accesses are refused at compile time, naming the form that compiles to plain code.
+  template <class T>
+  TILESIM_HOST_DEVICE static constexpr void refuse_in_device_code() {
+#if TILESIM_DEVICE_PASS
+    static_assert(sizeof(T) == 0,
+                  "tile_window: a window made from a run-time tile_distribution_encoding is refused in device code "
+                  "(its loops and registers would live in local memory); make it from a compile-time encoding, "
+                  "make_tile_window(view, lengths, origin, constant<E>{}, thread), which gives a static_tile_window, "
+                  "over a view of constant<descriptor>{} (docs/programming-guide.md: run-time forms on a GPU)");
+#endif
+  }
+
   // Strict mode's memory of one load's or store's walk: the previous access's coordinate and, per hidden dim,
   // the last non-zero step a move gave it (what CK's modulo moves get wrong). Empty without a reporter.
   struct walk_record {
@@ -268,6 +283,7 @@ struct tile_window {
 
   template <class T, index_t C, class Report>
   TILESIM_HOST_DEVICE constexpr void write(const distributed_tensor<T, C>& src, memory_op op, Report& report) const {
+    refuse_in_device_code<T>();
     require_room(src);
     strict_walk<Report> walk{};
     for_each_access([&](const window_access<n_dim>& a) {
