@@ -1,0 +1,88 @@
+"""Synthesis and runs: tilesim.synth(...) answers what `tilesim synth --json` answers for the same options, and
+tilesim.run(...) is `tilesim run ... --json` as a dict."""
+import json
+
+import pytest
+
+import tilesim
+
+SYNTH_CASES = [
+    {"arch": "gfx942", "rows": 128, "cols": 32, "write": "warp-raked", "read": "mfma"},
+    {"arch": "sm90", "rows": 64, "cols": 32, "write": "warp-raked", "read": "down-rows"},
+    {"arch": "gfx950", "rows": 64, "cols": 64, "write": "warp-raked", "read": "mfma", "family": "ck"},
+]
+
+
+def cli_args(options):
+    return [a for k, v in options.items() for a in ("--" + k.replace("_", "-"), v)]
+
+
+@pytest.mark.parametrize("options", SYNTH_CASES)
+def test_synth_equals_the_cli(cli, options):
+    """LAW: best layout, its wavefronts and spellings, row-major's, the ideal, the candidates, the checks and the
+    XOR analysis equal the command's JSON."""
+    got = tilesim.synth(**options)
+    out = cli("synth", *cli_args(options), "--json")
+    assert out.returncode == 0, out.stderr
+    want = json.loads(out.stdout)
+    for key in ("schema", "arch", "rows", "cols", "elem_bytes", "writer", "reader", "ideal", "reaches_ideal",
+                "candidates", "checked"):
+        assert got[key] == want[key], key
+    for key, value in want["best"].items():
+        assert got["best"][key] == value, key
+    for key, value in want["row_major"].items():
+        assert got["row_major"][key] == value, key
+    for key in ("applicable", "feasible", "exhaustive", "lower_bound", "nodes"):
+        assert got["xor"][key] == want["xor"][key], key
+
+
+@pytest.mark.parametrize("options", SYNTH_CASES)
+def test_synth_layout_prices_as_it_says(options):
+    """LAW: the returned Layout, priced side by side, costs the wavefronts synth reports; it is a bijection
+    unless padded; it never costs more than row-major."""
+    r = tilesim.synth(**options)
+    L = r["layout"]
+    write = L.price(options["arch"], write=options["write"])
+    read = L.price(options["arch"], read=options["read"])
+    assert (write["wavefronts"], read["wavefronts"]) == (r["best"]["write"], r["best"]["read"])
+    assert L.is_bijective() or r["best"]["family"] == "padded"
+    assert r["best"]["wavefronts"] <= r["row_major"]["wavefronts"]
+    assert r["certificate"]["lower_bound"] == r["xor"]["lower_bound"]
+
+
+def test_synth_bad_input_is_a_usage_error():
+    """LAW: an unknown side or family is a UsageError naming it."""
+    with pytest.raises(tilesim.UsageError, match="write: .*'sideways'"):
+        tilesim.synth(write="sideways")
+    with pytest.raises(tilesim.UsageError, match="unknown family 'swirl'"):
+        tilesim.synth(family="swirl")
+
+
+def without_timing(report):
+    """The report less what measures this machine rather than the program (none today: kept for safety)."""
+    return {k: v for k, v in report.items() if k not in ("wall_seconds",)}
+
+
+@pytest.mark.parametrize("options", [{}, {"layout": "ck-xor"}, {"arch": "sm90", "layout": "cute-swizzle"}])
+def test_run_equals_the_cli(cli, options):
+    """LAW: tilesim.run(PROGRAM, **options) is the command's --json report, key for key."""
+    got = tilesim.run("copy", **options)
+    out = cli("run", "copy", *cli_args(options), "--json")
+    assert out.returncode == 0, out.stderr
+    assert without_timing(got) == without_timing(json.loads(out.stdout))
+
+
+def test_run_reports_the_known_copy_numbers():
+    """LAW (README's first look): on gfx942 the copy's row-major LDS read is 2-way, CK's XOR makes it 1-way."""
+    def lds_load(report):
+        return next(i for i in report["instructions"] if i["label"] == "lds load")
+    plain, xor = tilesim.run("copy"), tilesim.run("copy", layout="ck-xor")
+    assert (lds_load(plain)["wavefronts"], lds_load(xor)["wavefronts"]) == (64, 32)
+
+
+def test_run_bad_option_is_a_usage_error(cli):
+    """LAW: a bad option raises UsageError with the command's sentence."""
+    with pytest.raises(tilesim.UsageError) as e:
+        tilesim.run("copy", layout="zigzag")
+    out = cli("run", "copy", "--layout", "zigzag")
+    assert out.returncode == 2 and out.stderr.strip() == "tilesim: error: " + str(e.value)
