@@ -89,7 +89,7 @@ def test_bank_rejects_bad_lines():
 def test_layout_price_equals_the_cli(cli, arch, side):
     """LAW: Layout.price's instructions, written as a pattern file, get the same wavefronts from the command,
     and its totals are their sums."""
-    L = tilesim.layout("ck-xor", m_per_block=64, k_per_block=32, k_pack=8)
+    L = tilesim.layout("ck-xor")  # 128 x 32 fp16, KPack 8
     p = L.price(arch, read=side)
     lines = [pattern_line(i["label"].replace(" ", "_"), i["width"], "load", i["addresses"]) for i in p["instructions"]]
     want = cli_bank(cli, arch, lines)

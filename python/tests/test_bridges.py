@@ -1,6 +1,8 @@
 """Bridges: CuTe's printed notation and Triton's printed linear layouts read into tilesim Layouts whose offsets
 equal `tilesim layout`'s for the same layout, priced as the command prices them; what cannot be expressed is
 refused with NotExpressible saying why."""
+import re
+
 import numpy as np
 import pytest
 
@@ -10,7 +12,7 @@ from test_banks import cli_bank, pattern_line
 from test_layouts import cli_offsets
 
 
-@pytest.mark.parametrize("b,m,s,rows,cols", [(3, 3, 3, 8, 64), (2, 3, 3, 128, 32), (1, 4, 3, 8, 16), (2, 2, 4, 16, 32)])
+@pytest.mark.parametrize("b,m,s,rows,cols", [(3, 3, 3, 8, 64), (2, 3, 3, 128, 32), (1, 4, 3, 16, 16), (2, 2, 4, 16, 32)])
 def test_cute_swizzle_equals_the_cli(cli, b, m, s, rows, cols):
     """LAW: Sw<B,M,S> o (R,C):(C,1) in CuTe's spelling (static `_` ints too) is `tilesim layout cute-swizzle`."""
     want, _ = cli_offsets(cli, "cute-swizzle", {"bits": b, "base": m, "shift": s, "rows": rows, "row_length": cols})
@@ -54,7 +56,7 @@ def test_cute_says_what_cannot_be_expressed(text, why):
 
 
 @pytest.mark.parametrize("text,where", [("(8,64):(64)", "same nesting"), ("(8,64)(64,1)", "':' expected"),
-                                        ("(8,64:(64,1)", "',' or ')' expected"), ("(8,x):(64,1)", "found 'x")])
+                                        ("(8,64:(64,1)", re.escape("',' or ')' expected")), ("(8,x):(64,1)", "found 'x")])
 def test_cute_malformed_text_is_located(text, where):
     """LAW: a malformed text is a ValueError saying what was expected where."""
     with pytest.raises(ValueError, match=where):
@@ -121,8 +123,8 @@ def test_triton_shared_layout_equals_cute_and_the_cli(cli):
 
 def test_triton_price_equals_the_cli(cli):
     """LAW: the LDS instructions a distributed layout makes against a shared one cost what the command says;
-    16-byte row vectors are conflict-free on either layout, column reads are 8-way on row-major and not on the
-    swizzled one."""
+    16-byte row vectors are conflict-free on either layout, scalar column reads are 8-way on row-major and 4-way
+    on the swizzled one."""
     swz, plain = triton(NVMMA_128B_8x64), cute("(8,64):(64,1)")
     for dist, shared in ((BLOCKED_1x8, swz), (BLOCKED_1x8, plain), (COLUMNS, swz), (COLUMNS, plain)):
         p = triton_price(dist, shared, "sm90")
@@ -135,7 +137,8 @@ def test_triton_price_equals_the_cli(cli):
     assert triton_price(COLUMNS, swz, "sm90")["vector"] == 1
     assert triton_price(BLOCKED_1x8, plain, "sm90")["max_ways"] == 1
     assert triton_price(COLUMNS, plain, "sm90")["max_ways"] == 8
-    assert triton_price(COLUMNS, swz, "sm90")["max_ways"] == 1
+    # The swizzle moves whole 16-byte chunks: 32 scalars at one position of their chunks can use only 8 banks.
+    assert triton_price(COLUMNS, swz, "sm90")["max_ways"] == 4
 
 
 @pytest.mark.parametrize("text,why", [

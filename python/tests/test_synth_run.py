@@ -9,7 +9,7 @@ import tilesim
 SYNTH_CASES = [
     {"arch": "gfx942", "rows": 128, "cols": 32, "write": "warp-raked", "read": "mfma"},
     {"arch": "sm90", "rows": 64, "cols": 32, "write": "warp-raked", "read": "down-rows"},
-    {"arch": "gfx950", "rows": 64, "cols": 64, "write": "warp-raked", "read": "mfma", "family": "ck"},
+    {"arch": "gfx950", "rows": 128, "cols": 64, "write": "warp-raked", "read": "mfma", "family": "ck"},
 ]
 
 

@@ -56,9 +56,6 @@ def _parse_tuple(text, pos, what):
             found = text[pos:].strip()[:10] or "the end"
             raise ValueError(f"cute: ',' or ')' expected in the {what} at column {pos + 1} of {text!r}, found {found!r}")
     bad = text[m.start(m.lastgroup):].split()[0] if text[m.start(m.lastgroup):].split() else ""
-    if "@" in text[pos:].split(")")[0] or "E<" in bad:
-        raise NotExpressible(f"cute: the {what} holds basis strides ({bad!r}, a TMA coordinate layout): only "
-                             f"integer strides map elements to memory offsets")
     raise ValueError(f"cute: an integer or '(' expected in the {what} at column {m.start(m.lastgroup) + 1} of "
                      f"{text!r}, found {bad!r}")
 
@@ -94,6 +91,9 @@ def parse(text):
     "shape": nested tuple, "stride": nested tuple}. parse("(8,64):(64,1)")["shape"] == (8, 64)."""
     if not isinstance(text, str):
         raise TypeError(f"cute: a layout text is a str (got {type(text).__name__})")
+    if "@" in text or "E<" in text:
+        raise NotExpressible(f"cute: {text!r} holds basis strides (like 1@0, a TMA coordinate layout): only integer "
+                             f"strides map elements to memory offsets")
     pos, swz, offset, ptr_bits = 0, None, 0, None
     m = _PREFIX.match(text, pos)
     if m:
