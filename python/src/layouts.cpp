@@ -3,13 +3,15 @@
 // layout_grid("cute-swizzle", ["--bits", "2"]) builds the layout exactly as `tilesim layout cute-swizzle --bits 2`
 // does (cli/layouts.hpp: the spec/ descriptor evaluated at every (row, col)) and returns its offsets as a
 // rows x cols int64 array with the header lines. swizzle(3, 3, 3, [72]) == [64]: spec/'s swizzle_offset over an
-// array, the parameters checked by spec/'s swizzle rules first (|S| >= B, ...).
+// array, the parameters checked by spec/'s swizzle rules first (|S| >= B, ...). tma_box(8, 64, 2, 3) is where a
+// Hopper TMA load with SWIZZLE_128B puts each element of an 8 x 64 fp16 box (spec/hopper/tma.hpp), in elements.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include "cli/layouts.hpp"
 #include "python/src/bindings.hpp"
+#include "spec/hopper/tma.hpp"
 #include "spec/spec.hpp"
 
 namespace py = pybind11;
@@ -75,6 +77,29 @@ py::array_t<std::int64_t> swizzle_array(int bits, int base, int shift, py::array
   return out;
 }
 
+// Element offsets (rows x cols) where TMA places a rows x cols box (dim 0 = cols, contiguous) with swizzle B
+// (0 none, 1 32B, 2 64B, 3 128B); the driver's rules (cuTensorMapEncodeTiled) are checked first.
+py::array_t<std::int64_t> tma_box(index_t rows, index_t cols, index_t elem_bytes, int swizzle_bits) {
+  if (swizzle_bits < 0 || swizzle_bits > 3)
+    throw std::invalid_argument("tma_box: swizzle must be 0 (none), 1 (32B), 2 (64B) or 3 (128B) (got " +
+                                std::to_string(swizzle_bits) + ")");
+  hopper::tma_map m;
+  m.rank = 2;
+  m.elem_bytes = elem_bytes;
+  m.global_dims[0] = cols;
+  m.global_dims[1] = rows;
+  m.global_strides[1] = (cols * elem_bytes + 15) / 16 * 16;  // any legal pitch: the placement does not use it
+  m.box_dims[0] = cols;
+  m.box_dims[1] = rows;
+  m.swizzle = static_cast<hopper::tma_swizzle>(swizzle_bits);
+  require(m.check());
+  py::array_t<std::int64_t> offsets({rows, cols});
+  auto out = offsets.mutable_unchecked<2>();
+  for (index_t r = 0; r < rows; ++r)
+    for (index_t c = 0; c < cols; ++c) out(r, c) = m.smem_offset(hopper::box_index{{c, r}}) / elem_bytes;
+  return offsets;
+}
+
 }  // namespace
 
 void bind_layouts(py::module_& m) {
@@ -84,6 +109,8 @@ void bind_layouts(py::module_& m) {
   m.def("layout_options", &layout_options, py::arg("name"), "[(option, default, min, max, help)] of one layout");
   m.def("swizzle", &swizzle_array, py::arg("bits"), py::arg("base"), py::arg("shift"), py::arg("offsets"),
         "CuTe's Swizzle<B,M,S> of every offset: swizzle(3, 3, 3, [72]) == [64]");
+  m.def("tma_box", &tma_box, py::arg("rows"), py::arg("cols"), py::arg("elem_bytes"), py::arg("swizzle"),
+        "Element offsets where a Hopper TMA load places a rows x cols box (spec/hopper/tma.hpp)");
 }
 
 }  // namespace tilesim::python

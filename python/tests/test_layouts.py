@@ -101,3 +101,25 @@ def test_swizzle_rules_are_specs():
     assert (tilesim._tilesim.swizzle(3, 3, 3, y) == x).all()
     with pytest.raises(ValueError, match=r"B = 3, S = 2"):
         tilesim._tilesim.swizzle(3, 3, 2, x)
+
+
+@pytest.mark.parametrize("rows,cols,elem_bytes,swizzle,cute_text", [
+    (8, 64, 2, "128B", "Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)"),
+    (16, 32, 2, "64B", "Sw<2,4,3> o smem_ptr[16b](unset) o (16,32):(32,1)"),
+    (8, 8, 4, "32B", "Sw<1,4,3> o smem_ptr[32b](unset) o (8,8):(8,1)"),
+    (4, 16, 2, "none", "(4,16):(16,1)"),
+])
+def test_tma_box_is_cutes_atom(rows, cols, elem_bytes, swizzle, cute_text):
+    """LAW (spec/hopper/tma.hpp): TMA's SWIZZLE_{32,64,128}B placement is CuTe's Swizzle<B,4,3> on byte addresses,
+    a bijection of the box."""
+    T = tilesim.tma_box(rows, cols, elem_bytes, swizzle)
+    assert (T.offsets == tilesim.cute(cute_text).offsets).all()
+    assert T.is_bijective()
+
+
+def test_tma_box_obeys_the_driver():
+    """LAW: a box the driver refuses (inner box wider than the 128-byte span) raises spec/'s rule with values."""
+    with pytest.raises(ValueError, match="span"):
+        tilesim.tma_box(8, 128, 2, "128B")
+    with pytest.raises(ValueError, match="swizzle must be one of"):
+        tilesim.tma_box(8, 64, 2, "256B")

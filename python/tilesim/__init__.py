@@ -24,7 +24,7 @@ from .pictures import bank_svg, plot_banks
 from .triton import triton, triton_price
 
 __all__ = ["Layout", "NotExpressible", "UsageError", "arch_names", "arch_info", "bank", "bank_svg", "cute",
-           "global_sectors", "layout", "layout_names", "plot_banks", "run", "synth", "triton", "triton_price"]
+           "global_sectors", "layout", "layout_names", "tma_box", "plot_banks", "run", "synth", "triton", "triton_price"]
 
 
 def arch_names():
@@ -59,6 +59,20 @@ def layout(name, **options):
     g = _tilesim.layout_grid(name, _option_args(options))
     return Layout(g["name"], g["offsets"], element_space=g["element_space"],
                   elem_bytes=options.get("elem_bytes", 2), about=g["about"])
+
+
+_TMA_SWIZZLE = {"none": 0, "32B": 1, "64B": 2, "128B": 3}
+
+
+def tma_box(rows, cols, elem_bytes=2, swizzle="128B"):
+    """Where a Hopper TMA load (cp.async.bulk.tensor) puts each element of a rows x cols box, cols contiguous,
+    with swizzle "none", "32B", "64B" or "128B" (spec/hopper/tma.hpp; the driver's rules checked): a Layout in
+    elements. tma_box(8, 64) is CuTe's SW128 atom, Sw<3,4,3> on the bytes of fp16."""
+    if swizzle not in _TMA_SWIZZLE:
+        raise UsageError(f"tma_box: swizzle must be one of {', '.join(_TMA_SWIZZLE)} (got {swizzle!r})")
+    table = _tilesim.tma_box(rows, cols, elem_bytes, _TMA_SWIZZLE[swizzle])
+    return Layout(f"TMA box {rows} x {cols}, SWIZZLE_{swizzle.upper()}", table, element_space=rows * cols,
+                  elem_bytes=elem_bytes, about=["spec/hopper/tma.hpp: tma_map::smem_offset"])
 
 
 def bank(arch, width, op, addresses, detail=False):
