@@ -107,3 +107,19 @@ def test_bank_svg_draws_the_counts():
     detail = tilesim.bank("sm90", 16, "load", col, detail=True)
     assert counts.shape == (len(detail["phases"]), 32)
     assert list(counts.max(axis=1)) == [p["ways"] for p in detail["phases"]]
+
+
+def test_plot_banks_draws_or_says_what_it_needs():
+    """LAW: with matplotlib, plot_banks draws the heat map's numbers; without it, an ImportError names the
+    package to install (matplotlib stays optional)."""
+    col = [lane * 128 for lane in range(32)]
+    try:
+        import matplotlib
+    except ImportError:
+        with pytest.raises(ImportError, match="python3-matplotlib"):
+            tilesim.plot_banks("sm90", 16, "load", col)
+        return
+    matplotlib.use("Agg")
+    fig = tilesim.plot_banks("sm90", 16, "load", col)
+    image = fig.axes[0].images[0].get_array()
+    assert (image == tilesim.pictures.bank_counts("sm90", 16, "load", col)).all()
