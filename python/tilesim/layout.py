@@ -12,7 +12,8 @@ WORKED EXAMPLE. CuTe's Swizzle<3,3,3> on an 8 x 64 fp16 tile (`tilesim layout cu
     (array([1]), array([0]))
     >>> L.is_bijective()               # onto [0, 512)
     True
-    >>> L.price("sm90", read="down-rows")["wavefronts"]
+    >>> L.price("sm90", read="down-rows", threads=32)["wavefronts"]   # row-major 8 x 64: 32
+    16
 
 INVARIANTS. offsets has shape (rows, cols) and non-negative int64 values; is_bijective() is True exactly when
 the values are a permutation of [0, element_space); inverse(offset(r, c)) == (r, c) for a bijective layout.
