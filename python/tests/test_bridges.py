@@ -22,6 +22,24 @@ def test_cute_swizzle_equals_the_cli(cli, b, m, s, rows, cols):
         assert L.is_bijective()
 
 
+def test_every_cute_swizzle_of_a_tile_equals_the_cli(cli):
+    """LAW: for every Swizzle<B,M,S> (B <= 3, M <= 4, B <= S <= 5) whose block divides a 32 x 64 tile, the CuTe
+    text and `tilesim layout cute-swizzle` agree element by element, and the bijection verdicts agree."""
+    checked = 0
+    for b in range(4):
+        for m in range(5):
+            for s in range(max(b, 1), 6):
+                if (32 * 64) % (1 << (b + m + s)):
+                    continue
+                opts = {"bits": b, "base": m, "shift": s, "rows": 32, "row_length": 64}
+                want, bijective = cli_offsets(cli, "cute-swizzle", opts)
+                L = cute(f"Sw<{b},{m},{s}> o (32,64):(64,1)")
+                assert (L.offsets == want).all(), opts
+                assert L.is_bijective() == bijective, opts
+                checked += 1
+    assert checked >= 60
+
+
 def test_cute_byte_swizzle_is_the_element_one():
     """LAW: the GMMA atom printed with smem_ptr[16b] swizzles byte addresses: Sw<3,4,3> on bytes of fp16 is
     Sw<3,3,3> on elements (the SW128 atom)."""
