@@ -123,3 +123,14 @@ def test_plot_banks_draws_or_says_what_it_needs():
     fig = tilesim.plot_banks("sm90", 16, "load", col)
     image = fig.axes[0].images[0].get_array()
     assert (image == tilesim.pictures.bank_counts("sm90", 16, "load", col)).all()
+
+
+def test_layout_svg_draws_the_worst_instruction():
+    """LAW: Layout.svg draws the instruction price() names worst, the one with the most excess wavefronts."""
+    L = tilesim.cute("(128,32):(32,1)")
+    p = L.price("gfx942", read="mfma")
+    worst = p["instructions"][p["worst_instruction"]]
+    assert worst["excess"] == max(i["excess"] for i in p["instructions"]) > 0
+    svg = L.svg("gfx942", read="mfma")
+    assert svg == tilesim.bank_svg("gfx942", worst["width"], "load", worst["addresses"],
+                                   label=f"{L.name}, mfma '{worst['label']}'")

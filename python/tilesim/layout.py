@@ -108,6 +108,17 @@ class Layout:
                 side = "ldmatrix" if _tilesim.arch_info(arch)["wave_size"] == 32 else "mfma"
         return _tilesim.price_side(arch, self.rows, self.cols, self.elem_bytes, side, self.offsets, threads, vector, op)
 
+    def svg(self, arch, read="default", write=None, threads=256, vector=0):
+        """The bank heat map (SVG text) of the side's instruction with the most excess wavefronts under this
+        layout, as `tilesim synth --svg` draws each side's worst instruction."""
+        p = self.price(arch, read=read, write=write, threads=threads, vector=vector)
+        if p["worst_instruction"] < 0:
+            raise ValueError(f"layout {self.name}: the side {p['side']} has no instruction to draw")
+        worst = p["instructions"][p["worst_instruction"]]
+        op = "store" if write is not None else "load"
+        label = f"{self.name}, {p['side']} '{worst['label']}'"
+        return _tilesim.bank_svg(arch, worst["width"], op, np.asarray(worst["addresses"], dtype=np.int64), label)
+
     def banks(self, banks=32, bank_bytes=4):
         """Bank of each element: (offset * elem_bytes // bank_bytes) % banks, as `tilesim layout` prints it."""
         return (self.offsets * self.elem_bytes // bank_bytes) % banks
