@@ -63,11 +63,13 @@ def without_timing(report):
     return {k: v for k, v in report.items() if k not in ("wall_seconds",)}
 
 
-@pytest.mark.parametrize("options", [{}, {"layout": "ck-xor"}, {"arch": "sm90", "layout": "cute-swizzle"}])
-def test_run_equals_the_cli(cli, options):
+@pytest.mark.parametrize("program,options", [("copy", {}), ("copy", {"layout": "ck-xor"}),
+                                             ("copy", {"arch": "sm90", "layout": "cute-swizzle"}), ("gemm", {}),
+                                             ("gemm", {"arch": "sm90", "jobs": 2})])
+def test_run_equals_the_cli(cli, program, options):
     """LAW: tilesim.run(PROGRAM, **options) is the command's --json report, key for key."""
-    got = tilesim.run("copy", **options)
-    out = cli("run", "copy", *cli_args(options), "--json")
+    got = tilesim.run(program, **options)
+    out = cli("run", program, *cli_args(options), "--json")
     assert out.returncode == 0, out.stderr
     assert without_timing(got) == without_timing(json.loads(out.stdout))
 
