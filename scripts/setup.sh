@@ -5,7 +5,8 @@
 # kernels for gfx90a and gfx940 and checks their assembly (gpu/kernels/amd: 0 bytes of scratch, LDS widths as the
 # simulator prices them; about 40 s of one core).
 set -euo pipefail
-packages=(meson ninja-build g++ clang pkg-config cmake libeigen3-dev doctest-dev librapidcheck-dev libbenchmark-dev libboost-context-dev librsvg2-bin python3-jsonschema hipcc "$@")
+packages=(meson ninja-build g++ clang pkg-config cmake libeigen3-dev doctest-dev librapidcheck-dev libbenchmark-dev libboost-context-dev librsvg2-bin python3-jsonschema hipcc
+  pybind11-dev python3-dev python3-numpy python3-pytest "$@")  # the last four: the Python module (python/, -Dpython)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -22,13 +22,15 @@ run_suite() {  # run_suite [--needed] DIR SUITES...: build everything (or, --nee
   meson test -C "$dir" --no-rebuild --print-errorlogs "${args[@]}" || status=1
   builds+=("$dir")
 }
+# The ASan+UBSan build leaves out the Python module (-Dpython=disabled): the interpreter that would load it is not
+# instrumented (it would need LD_PRELOAD of the sanitizer runtimes); the g++ and clang builds run its pytest suite.
 # Every build here is for testing: -O1 with line tables only (-g1) compiles this template-heavy code about twice
 # as fast as the default -O2 -g, keeps assertions, and still gives sanitizer reports file:line.
 test_flags=(-Doptimization=1 -Ddebug=false -Dcpp_args=-g1)
 [ -f build/build.ninja ] || meson setup build --wrap-mode=nodownload "${test_flags[@]}" >/dev/null || exit 2
 run_suite build unit props
 [ -f build-asan/build.ninja ] || meson setup build-asan --wrap-mode=nodownload -Db_sanitize=address,undefined \
-  -Db_lundef=false -Dbench=disabled -Dgpu=disabled -Damd=disabled -Doptimization=1 -Ddebug=false \
+  -Db_lundef=false -Dbench=disabled -Dgpu=disabled -Damd=disabled -Dpython=disabled -Doptimization=1 -Ddebug=false \
   "-Dcpp_args=-g1 -fno-sanitize-recover=all" >/dev/null || exit 2
 run_suite build-asan unit props
 [ -f build-clang/build.ninja ] || CXX=clang++ meson setup build-clang --wrap-mode=nodownload -Dbench=disabled -Dgpu=disabled -Damd=disabled \

@@ -10,6 +10,7 @@ THE LAW. The folders are layers, each including only itself and the layers below
     examples/               the reference programs, their variants and the catalogue
     props/ bench/ tests/    property suites, benchmarks, package tests: clients of everything below
     cli/                    the commands' mains
+    python/                 the Python module (pybind11 over the layers below and the commands' registries)
 
 A second law: gpu/ holds only GPU code (C++, CUDA and HIP sources, meson.build, README.md, and the two
 folders of GPU_NON_SOURCE); recordings and calibration tables live in data/, scripts in scripts/.
@@ -27,7 +28,7 @@ import re
 import subprocess
 import sys
 
-TOP_ORDER = [("spec", "util"), ("kernel",), ("sim",), ("gpu",), ("examples",), ("props", "bench", "tests"), ("cli",)]
+TOP_ORDER = [("spec", "util"), ("kernel",), ("sim",), ("gpu",), ("examples",), ("props", "bench", "tests"), ("cli",), ("python",)]
 # sim/'s rooms: "sim" is sim/wave_access.hpp, the one type every room shares.
 SIM_ORDER = ["sim", "sim/arch", "sim/models", "sim/patterns", "sim/timing", "sim/engine", "sim/runs", "sim/report",
              "sim/pricing", "sim/synth"]

@@ -24,6 +24,8 @@ THE LAW. No code block of README.md or of a page under docs/ can drift from the 
             installed package.
   ```sh / ```cmake right after a line `<!-- newcomer: NAME -->` (README.md only): also run as written, in order, from
             a fresh build by the unit test newcomer (tests/consumer/newcomer.sh), whose NAMES must list NAME.
+  ```python only in docs/python.md: its blocks run in order, in one namespace, in the unit test python
+            (python/tests/test_docs.py), which needs the module built (-Dpython); here nothing more is checked.
   ```output (illustrative output) and ```excerpt (quoted code of another day, as in a design note): nothing
             runs or compiles them, so each must be listed in NOT_RUN (file and first line, with why). An
             unlisted one fails, and so does a listed one that is gone: such blocks stay rare and reviewed.
@@ -274,6 +276,10 @@ def check_page(page, root, tilesim, cxx, tmp, not_run_seen):
             problems, how = check_sh(body, root), "paths and targets checked"
         elif lang == "cmake":
             problems, how = check_cmake(body, root), "checked against tests/consumer"
+        elif lang == "python":
+            problems = [] if page == "docs/python.md" else [
+                "a ```python block outside docs/python.md: only that page's blocks are run (python/tests/test_docs.py)"]
+            how = "run in order by the unit test python (python/tests/test_docs.py)"
         elif lang in ("output", "excerpt"):
             why = NOT_RUN.get((page, body[0] if body else ""))
             if why:
