@@ -28,6 +28,15 @@ std::vector<option_spec> synth_options() {
       {"read", "the reader as a built-in pattern; default: mfma on AMD, ldmatrix on sm90", 0, 0, 0,
        {"default", "warp-raked", "thread-raked", "block-raked", "down-rows", "mfma", "mfma16", "ldmatrix"}, "default"},
       {"budget", "nodes of the GF(2) search before it gives up (then no certificate)", 20000000, 1, 2000000000},
+      {"read2", "a second reader, as a built-in pattern (--read2-file replaces it); none: only --read", 0, 0, 0,
+       {"none", "warp-raked", "thread-raked", "block-raked", "down-rows", "mfma", "mfma16", "ldmatrix"}, "none"},
+      {"write-weight", "how often a kernel issues the writer's instructions (the objective's weight)", 1, 0, 1000000},
+      {"read-weight", "how often a kernel issues the reader's instructions", 1, 0, 1000000},
+      {"read2-weight", "how often a kernel issues the second reader's instructions", 1, 0, 1000000},
+      {"search-nodes", "nodes of each family's branch-and-bound before it stops (then the gap is stated)", 2000000, 1,
+       2000000000},
+      {"search-ms", "milliseconds of each family's branch-and-bound before it stops (then the gap is stated)", 2000, 1,
+       600000},
   };
 }
 
@@ -118,6 +127,32 @@ std::vector<std::string> xor_lines(const synth::xor_analysis& x, long long ideal
   return v;
 }
 
+// The certificate (issue 36): per family its best, the lower bound proved over all its members, optimal or the gap;
+// then the answer's family and the bound over every family searched.
+std::vector<std::string> certificate_lines(const synth::synth_result& s) {
+  std::vector<std::string> v;
+  std::size_t w = 0;
+  for (const synth::family_certificate& c : s.certificate) w = std::max(w, c.family.size());
+  for (const synth::family_certificate& c : s.certificate) {
+    std::string f = c.family;
+    f.resize(w, ' ');
+    v.push_back(f + "  best " + std::to_string(c.best) + ", lower bound " + std::to_string(c.lower_bound) + ": " +
+                (c.optimal() ? "optimal" : "gap " + std::to_string(c.best - c.lower_bound)) + " (" + c.how + ")");
+  }
+  const long long b = s.best.total();
+  const synth::family_certificate* mine = nullptr;
+  for (const synth::family_certificate& c : s.certificate)
+    if (c.family == s.best_family) mine = &c;
+  v.push_back("answer: " + std::to_string(b) + " wavefronts in family " + s.best_family +
+              (mine ? (mine->optimal() && mine->best == b ? ", optimal in it"
+                                                          : ", its lower bound " + std::to_string(mine->lower_bound))
+                    : std::string()) +
+              "; over every family above: lower bound " + std::to_string(s.lower_bound) + ", " +
+              (b == s.lower_bound ? "optimal" : "gap " + std::to_string(b - s.lower_bound)) +
+              (s.old_best != b ? " (the enumerated candidates alone: " + std::to_string(s.old_best) + ")" : std::string()));
+  return v;
+}
+
 std::string heat_maps(const sim::arch_table& arch, const synth::synth_request& r, const synth::synth_result& s) {
   std::string body;
   int y = 0, width = 0;
@@ -190,6 +225,7 @@ int run_synth_command(const std::vector<std::string>& all) {
   const std::optional<std::string> renc = take_text_option(args, "read-encoding");
   const std::optional<std::string> wfile = take_text_option(args, "write-file");
   const std::optional<std::string> rfile = take_text_option(args, "read-file");
+  const std::optional<std::string> r2file = take_text_option(args, "read2-file");
   const options o = parse_options(args, synth_options(), "synth");
   const sim::arch_table& arch = sim::arch_named(o.word("arch"));
   synth::synth_request r;
@@ -201,6 +237,21 @@ int run_synth_command(const std::vector<std::string>& all) {
   if (read == "default") read = arch.wave_size == 32 ? "ldmatrix" : "mfma";
   r.writer = side_from("write", wfile, wenc, o.word("write"), arch, r.tile, o.integer("threads"), vector, sim::access_kind::store);
   r.reader = side_from("read", rfile, renc, read, arch, r.tile, o.integer("threads"), vector, sim::access_kind::load);
+  if (o.word("read2") != "none" || r2file) {
+    synth::tile_side second = side_from("read2", r2file, std::nullopt, o.word("read2"), arch, r.tile, o.integer("threads"),
+                                        vector, sim::access_kind::load);
+    for (synth::tile_instruction& i : second.instructions) {
+      i.label = "2:" + i.label;
+      i.weight = o.integer("read2-weight");
+      r.reader.instructions.push_back(std::move(i));
+    }
+    r.reader.name += " + " + second.name;
+  }
+  r.write_weight = o.integer("write-weight");
+  r.read_weight = o.integer("read-weight");
+  if (r.write_weight == 0 && r.read_weight == 0) throw usage_error("synth: --write-weight and --read-weight are both 0");
+  r.min_nodes = o.integer("search-nodes");
+  r.min_seconds = static_cast<double>(o.integer("search-ms")) / 1000.0;
   if (fam) r.families = parse_families(*fam);
   r.search_budget = o.integer("budget");
   synth::synth_result s;
@@ -231,6 +282,16 @@ int run_synth_command(const std::vector<std::string>& all) {
               << (s.xor_info.exhaustive ? "true" : "false") << ", \"lower_bound\": " << s.xor_info.lower_bound
               << ", \"nodes\": " << s.xor_info.nodes << ", \"why\": [";
     for (std::size_t i = 0; i < why.size(); ++i) std::cout << (i ? ", " : "") << json_string(why[i]);
+    std::cout << "]},\n \"certificate\": {\"family\": " << json_string(s.best_family) << ", \"lower_bound\": " << s.lower_bound
+              << ", \"optimal\": " << (s.best.total() == s.lower_bound ? "true" : "false") << ", \"gap\": "
+              << s.best.total() - s.lower_bound << ", \"enumerated_best\": " << s.old_best << ", \"write_weight\": "
+              << r.write_weight << ", \"read_weight\": " << r.read_weight << ", \"families\": [";
+    for (std::size_t i = 0; i < s.certificate.size(); ++i) {
+      const synth::family_certificate& c = s.certificate[i];
+      std::cout << (i ? ",\n  " : "\n  ") << "{\"family\": " << json_string(c.family) << ", \"best\": " << c.best
+                << ", \"lower_bound\": " << c.lower_bound << ", \"optimal\": " << (c.optimal() ? "true" : "false")
+                << ", \"how\": " << json_string(c.how) << "}";
+    }
     std::cout << "]}}\n";
     return 0;
   }
@@ -255,6 +316,8 @@ int run_synth_command(const std::vector<std::string>& all) {
             << (cute ? *cute : "not a single CuTe Swizzle<B,M,S>") << "\n"
             << "XOR-linear analysis (GF(2) over the word address bits):\n";
   for (const std::string& l : why) std::cout << "  " << l << "\n";
+  std::cout << "certificate (per family: its best, the lower bound proved over all its members):\n";
+  for (const std::string& l : certificate_lines(s)) std::cout << "  " << l << "\n";
   return 0;
 }
 

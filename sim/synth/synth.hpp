@@ -33,6 +33,7 @@
 #include "sim/synth/lds_layout.hpp"
 #include "sim/synth/tile_access.hpp"
 #include "sim/synth/xor_bound.hpp"
+#include "sim/synth/xor_minimise.hpp"
 #include "sim/wave_access.hpp"
 
 namespace tilesim::synth {
@@ -58,7 +59,8 @@ sim::wave_access wave_access_of(const tile_shape& tile, const tile_instruction& 
 struct priced_layout {
   lds_layout layout;
   side_cost write, read;
-  long long total() const { return write.wavefronts + read.wavefronts; }
+  long long write_weight = 1, read_weight = 1;  // instructions per kernel of each side (the objective's weights)
+  long long total() const { return write_weight * write.wavefronts + read_weight * read.wavefronts; }
   long long ideal() const { return write.ideal + read.ideal; }
 };
 
@@ -68,6 +70,19 @@ struct synth_request {
   tile_side writer, reader;
   std::vector<layout_family> families;  // empty: all
   long long search_budget = 20'000'000;  // nodes of the GF(2) search
+  long long write_weight = 1, read_weight = 1;  // the objective: write_weight * write + read_weight * read
+  long long min_nodes = 2'000'000;       // nodes of each branch-and-bound family search (xor_minimise.hpp)
+  double min_seconds = 5.0;              // wall-clock limit of each family search
+};
+
+// What is proved about one family: its best member priced, the lower bound over all its members, and how.
+struct family_certificate {
+  std::string family;                    // "row-major", "padded", "cute", "ck", "row-xor", "xor", "gf2"
+  long long best = 0;                    // fewest wavefronts of a member (weighted)
+  long long lower_bound = 0;             // no member does better
+  bool optimal() const { return best == lower_bound; }
+  std::string how;                       // "every member priced (12)", "branch-and-bound over GF(2), 3042 nodes, finished"
+  long long nodes_or_members = 0;        // members priced, or search nodes
 };
 
 struct synth_result {
@@ -76,6 +91,11 @@ struct synth_result {
   long long candidates = 0;              // priced candidates
   long long rejected = 0;                // candidates that split a vector
   xor_analysis xor_info;
+  xor_minimum minimum;                   // the branch-and-bound over the XOR-linear families
+  std::vector<family_certificate> certificate;  // one per family searched, in the order row-major .. gf2
+  std::string best_family;               // the certificate entry the answer belongs to
+  long long lower_bound = 0;             // over every family searched: the least of their lower bounds
+  long long old_best = 0;                // the best of the enumerated candidates alone (before issue 36's search)
   bool reaches_ideal() const { return best.total() == ideal; }
   // What the checks of the winner found (always filled): "bijection onto [0, 8192); spec/ descriptor ... equal".
   std::string checked;

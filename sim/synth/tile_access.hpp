@@ -58,6 +58,7 @@ struct tile_instruction {
   sim::access_kind kind = sim::access_kind::load;
   int elems = 1;                     // elements per lane
   std::vector<lane_coord> lanes;     // one per lane of the wave
+  long long weight = 1;              // how often a kernel issues it: its wavefronts count weight times
 };
 
 // One side (the writer or the reader) of a tile.

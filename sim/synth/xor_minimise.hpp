@@ -1,0 +1,79 @@
+// tilesim/sim/synth/xor_minimise.hpp: the fewest wavefronts any XOR-linear layout can give, found by
+// branch-and-bound over GF(2), with a proved lower bound when the search is cut.
+//
+// DEFINITION. Cut the row-major tile into chunks of V = max(4, widest vector) bytes; a chunk's index h (m bits:
+// cb column-chunk bits, then rb row bits) is what an XOR-linear layout moves, the z = log2(V/4) word bits inside a
+// chunk stay. A word (h, k) lands in bank ((L h) << z | k) mod banks, with L the f x m GF(2) matrix of the free bank
+// bits (f = log2(banks) - z). The bank model (sim/models/lds_banks.hpp) charges a phase the most distinct words any
+// bank holds, so every layout's cost is a function of L alone (distinct logical words stay distinct). Families,
+// each a set of L (column j of L = the image of chunk bit j):
+//   row-xor   physical chunk = r*C + (c XOR f(r)), f linear: column j = (j < f ? e_j : 0) | (row bit j ? v : 0),
+//             v any value of the bank bits that are column bits (CuTe's Swizzle and CK's XOR preshuffle are members)
+//   xor       L = [I | M] (graph form): the row-major bank bits XOR any linear function of the bits above them
+//   gf2       every L of rank f (reduced echelon forms, one per kernel): every XOR-linear layout keeping the vectors
+// Each family is searched column by column. With columns 0..j-1 chosen, two words whose h agree above bit j-1 (a
+// "class") already have their bank relation fixed: the unknown part of L moves them together. So a phase costs at
+// least the most words of one class on one bank; an sm90 paired group (pair_condition) costs 1 only when its union
+// has no conflict, else its two phases. The bound only grows with depth (classes merge) and equals the cost at a
+// leaf: a branch whose bound reaches the best cost found is cut. Children are tried in the order of their bound.
+// When the node budget or the time runs out, the lower bound is the least bound of any unexplored branch.
+//
+// WORKED EXAMPLE (sm90, 8 x 32 fp16, 16-byte chunks: C = 4, rb = 3, f = 3; the reader takes column chunk 0 of
+// all 8 rows in one phase). Row-major: h = 4r, so L h keeps r's low bit only: banks {0, 4} hold 4 words each,
+// 4-way. row-xor with f(r) = r mod 4 on the chunk: h's bank bits become (r0 ^ r1... ) -> 2-way, the best any
+// layout can do since 8 chunks share a bank quad... (see xor_minimise.test.cpp for the exact numbers).
+//
+// INVARIANTS: lower_bound <= best for every family; exhaustive means best == lower_bound is the family's
+// optimum; gf2's lower bound bounds row-xor's and xor's (they are subsets); best equals the simulator's price
+// of the returned columns (price_side, checked by the caller and by props/synth_min.props.cpp against brute
+// force over every member on small tiles).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/arch/arch.hpp"
+#include "sim/synth/lds_layout.hpp"
+#include "sim/synth/tile_access.hpp"
+
+namespace tilesim::synth {
+
+enum class xor_family { row_xor, graph, gf2 };
+
+// "row-xor", "xor", "gf2".
+std::string xor_family_name(xor_family f);
+
+struct family_optimum {
+  xor_family family = xor_family::row_xor;
+  long long best = -1;                 // fewest (weighted) wavefronts found; -1: not searched
+  long long lower_bound = 0;           // no member of the family does better
+  bool exhaustive = false;             // the search finished: best is the family's optimum
+  long long nodes = 0;                 // search nodes visited
+  std::vector<std::uint32_t> columns;  // L of the best, by columns (chunk bit j -> free bank bits)
+  long long gap() const { return best - lower_bound; }
+};
+
+struct xor_minimum {
+  bool applicable = false;
+  std::string not_applicable;          // why not, when !applicable
+  int chunk_bytes = 0;                 // V
+  int z = 0, f = 0, m = 0, col_bits = 0, row_bits = 0;
+  family_optimum row_xor, graph, gf2;
+};
+
+struct minimise_limits {
+  long long nodes = 2'000'000;         // per family
+  double seconds = 5.0;                // per family, wall clock
+  long long write_weight = 1, read_weight = 1;
+};
+
+// Minimises writer + reader (weighted) over the three families; vectors of up to keep_elems elements stay whole.
+xor_minimum minimise_xor(const sim::arch_table& arch, const tile_shape& tile, const tile_side& writer,
+                         const tile_side& reader, int keep_elems, const minimise_limits& limits = {});
+
+// The layout of a row-xor or xor optimum (columns of L, graph form) as commuting CuTe terms on element offsets:
+// family xor, or row-major when L is the row-major one.
+lds_layout layout_of_columns(const xor_minimum& x, const tile_shape& tile, const std::vector<std::uint32_t>& columns);
+
+}  // namespace tilesim::synth
