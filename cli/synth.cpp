@@ -9,6 +9,7 @@
 #include "cli/encodings.hpp"
 #include "util/output_file.hpp"
 #include "sim/report/program_report.hpp"
+#include "sim/synth/family_brute_force.hpp"
 #include "sim/synth/synth.hpp"
 
 namespace tilesim::cli {
@@ -39,6 +40,9 @@ std::vector<option_spec> synth_options() {
        600000},
   };
 }
+
+// Most members --verify prices per family.
+constexpr long long verify_limit = 1'000'000;
 
 std::string json_string(const std::string& s) {
   std::string o = "\"";
@@ -182,7 +186,7 @@ std::string heat_maps(const sim::arch_table& arch, const synth::synth_request& r
 
 void print_synth_help(std::ostream& out) {
   out << "usage: tilesim synth [--option VALUE]... [--family LIST] [--write-encoding TEXT | --write-file FILE]\n"
-         "                     [--read-encoding TEXT | --read-file FILE] [--json] [--svg FILE]\n"
+         "                     [--read-encoding TEXT | --read-file FILE] [--read2-file FILE] [--json] [--svg FILE] [--verify]\n"
          "\n"
          "Finds the LDS layout of one tile that makes its writer and its reader cheapest on an architecture: the\n"
          "fewest LDS wavefronts summed over write + read (the simulator's bank model), ties to the simplest, among\n"
@@ -190,7 +194,10 @@ void print_synth_help(std::ostream& out) {
          "the XOR-linear layout a GF(2) search constructs. Prints it against row-major and the ideal, spelled as a\n"
          "spec/ descriptor, CK Tile code and CuTe Swizzle<B,M,S> (when it is one), with the checks it passed, and\n"
          "the XOR-linear analysis: whether any XOR-linear layout keeping the vectors is conflict-free, with a rank\n"
-         "lower bound and, when none is, the exhaustive search as the certificate.\n"
+         "lower bound and, when none is, the exhaustive search as the certificate. Then it minimises by branch-and-\n"
+         "bound over the row-XOR family (chunk = r*C + (c XOR f(r)), f linear), the graph-form XOR family and every\n"
+         "GF(2)-linear bank map, and prints the certificate: per family its best, the lower bound proved over all\n"
+         "its members (optimal, or the gap when --search-nodes / --search-ms cut the search), and the answer's.\n"
          "\n"
          "options:\n";
   for (const option_spec& s : synth_options()) out << "  " << s.synopsis() << "  " << s.help << '\n';
@@ -204,6 +211,10 @@ void print_synth_help(std::ostream& out) {
          "  --read-file FILE        the reader alike\n"
          "  --json                  print the result as one JSON object\n"
          "  --svg FILE              bank heat maps of the worst write and read instruction, row-major then the best\n"
+         "  --read2-file FILE       a second reader as a pattern file (its instructions join the reader's, weighted\n"
+         "                          by --read2-weight)\n"
+         "  --verify                price every member of the row-xor, xor and gf2 families (up to 10^6 each) and\n"
+         "                          check the certificate against them; exit 1 when it disagrees\n"
          "\n"
          "built-in patterns: warp-raked, thread-raked, block-raked (CK's raked tile loads: lanes along rows),\n"
          "down-rows (lanes down a column strip), mfma (MFMA 32x32x8 A operand: lane l reads row l%32, K vector\n"
@@ -219,6 +230,7 @@ int run_synth_command(const std::vector<std::string>& all) {
     }
   std::vector<std::string> args = all;
   const bool json = take_flag(args, "json");
+  const bool verify = take_flag(args, "verify");
   const std::optional<std::string> svg = take_text_option(args, "svg");
   const std::optional<std::string> fam = take_text_option(args, "family");
   const std::optional<std::string> wenc = take_text_option(args, "write-encoding");
@@ -318,6 +330,29 @@ int run_synth_command(const std::vector<std::string>& all) {
   for (const std::string& l : why) std::cout << "  " << l << "\n";
   std::cout << "certificate (per family: its best, the lower bound proved over all its members):\n";
   for (const std::string& l : certificate_lines(s)) std::cout << "  " << l << "\n";
+  if (!verify) return 0;
+  // --verify: the certificate's searched families against the brute force over every member.
+  bool ok = true;
+  for (const synth::family_optimum* f : {&s.minimum.row_xor, &s.minimum.graph, &s.minimum.gf2}) {
+    if (!s.minimum.applicable || f->best < 0) continue;
+    const std::string name = synth::xor_family_name(f->family);
+    const synth::brute_force_result b = synth::brute_force_family(r, f->family, verify_limit);
+    if (!b.best) {
+      std::cout << "verify " << name << ": not run (" << (b.members < 0 ? std::string("over 2^62") : std::to_string(b.members))
+                << " members, the limit is " << verify_limit << ")\n";
+      continue;
+    }
+    const bool same = *b.best == f->best, below = f->lower_bound <= *b.best;
+    ok = ok && below && (same || !f->exhaustive) && *b.best <= f->best;
+    std::cout << "verify " << name << ": all " << b.members << " members priced in the bank model: optimum " << *b.best
+              << (same ? " = the certificate's best" : " against the certificate's best " + std::to_string(f->best))
+              << (below ? ", lower bound " + std::to_string(f->lower_bound) + " holds" : ", lower bound " + std::to_string(f->lower_bound) + " EXCEEDS it")
+              << "\n";
+  }
+  if (!ok) {
+    std::cerr << "synth: --verify: the certificate disagrees with the brute force\n";
+    return 1;
+  }
   return 0;
 }
 
