@@ -220,7 +220,8 @@ synth_result synthesize(const synth_request& r) {
   }
   // The branch-and-bound over the XOR-linear families (xor_minimise.hpp): its row-xor and xor optima become
   // candidates that replace the enumerated best only when strictly cheaper (ties keep the old, simpler answer).
-  if (allowed(r, layout_family::xor_linear)) {
+  // When the enumerated best already reaches the ideal, which bounds every layout, there is nothing to search.
+  if (allowed(r, layout_family::xor_linear) && out.best.total() > out.ideal) {
     out.minimum = minimise_xor(*r.arch, r.tile, r.writer, r.reader, vec,
                                {r.min_nodes, r.min_seconds, r.write_weight, r.read_weight});
     const xor_minimum& x = out.minimum;
@@ -252,6 +253,7 @@ synth_result synthesize(const synth_request& r) {
     out.certificate.push_back({"xor", out.best.total(), out.ideal, "the GF(2) witness; the ideal bounds every layout", 1});
   out.lower_bound = out.best.total();
   for (const family_certificate& c : out.certificate) out.lower_bound = std::min(out.lower_bound, c.lower_bound);
+  out.lower_bound = std::max(out.lower_bound, out.ideal);  // no layout beats the ideal
   // The winner, checked through its spelling (see the header).
   const lds_layout& b = out.best.layout;
   const std::vector<index_t> direct = layout_offsets(b), desc = descriptor_offsets(b);

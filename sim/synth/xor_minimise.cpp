@@ -27,12 +27,28 @@ struct unit {
   std::uint32_t label_mask = 0; // free bank bits of the rule
   bool pair = false;
   span a, b, u;
+  std::uint32_t mixed = 0;      // chunk bits some but not all of its words have: only those columns change its cost
 };
 
 class searcher {
  public:
   searcher(const xor_minimum& x, std::vector<std::uint32_t> words, std::vector<unit> units)
-      : x_(x), words_(std::move(words)), labels_(words_.size(), 0), units_(std::move(units)) {}
+      : x_(x), words_(std::move(words)), labels_(words_.size(), 0), units_(std::move(units)) {
+    by_bit_.resize(static_cast<std::size_t>(x_.m));
+    for (std::size_t i = 0; i < words_.size(); ++i)
+      for (int j = 0; j < x_.m; ++j)
+        if ((words_[i] >> (x_.z + j)) & 1u) by_bit_[static_cast<std::size_t>(j)].push_back(i);
+    for (unit& u : units_) {
+      const span all = u.pair ? u.u : u.a;
+      std::uint32_t any = 0, every = ~0u;
+      for (std::size_t i = all.begin; i < all.end; ++i) {
+        any |= words_[i] >> x_.z;
+        every &= words_[i] >> x_.z;
+      }
+      u.mixed = all.empty() ? 0u : any & ~every;
+    }
+    cost_.assign(static_cast<std::size_t>(x_.m) + 1, std::vector<int>(units_.size(), 0));
+  }
 
   family_optimum run(xor_family fam, long long incumbent, const std::vector<std::uint32_t>& incumbent_cols,
                      const minimise_limits& lim) {
@@ -46,7 +62,7 @@ class searcher {
     best_cols_ = incumbent_cols;
     cols_.assign(static_cast<std::size_t>(x_.m), 0);
     std::fill(labels_.begin(), labels_.end(), 0u);
-    root_ = bound(0);
+    root_ = bound(0, 0, true);
     if (best_ > root_) dfs(0, 0);
     family_optimum o;
     o.family = fam;
@@ -81,33 +97,35 @@ class searcher {
     return mx;
   }
 
-  // The class bound with columns [0, depth) chosen (labels_ hold them); the exact cost at depth m. Stops early
-  // once the sum reaches `cap` (any value >= cap is as good as the exact one to the caller).
-  long long bound(int depth, long long cap = std::numeric_limits<long long>::max()) {
+  // One unit's class bound at `depth` (see the header).
+  int unit_cost(const unit& u, int depth) {
+    if (!u.pair) return u.a.empty() ? 0 : most(u.a, depth, u.bank_mask, u.label_mask);
+    if (u.u.empty()) return 0;
+    if (most(u.u, depth, u.bank_mask, u.label_mask) <= 1) return 1;
+    return most(u.a, depth, u.bank_mask, u.label_mask) + most(u.b, depth, u.bank_mask, u.label_mask);
+  }
+
+  // The class bound with columns [0, depth) chosen (labels_ hold them); the exact cost at depth m. A unit whose
+  // words all have, or all lack, chunk bit depth-1 keeps its cost of depth-1 (cost_[depth-1]: the column only
+  // moves all of it, or none). With `store`, the unit costs go to cost_[depth]; without, the sum stops early once
+  // it reaches `cap` (any value >= cap is as good as the exact one to the caller).
+  long long bound(int depth, long long cap, bool store) {
     long long total = 0;
-    for (const unit& u : units_) {
-      if (u.u.empty() && !u.pair && u.a.empty()) continue;
-      long long c;
-      if (!u.pair) {
-        c = most(u.a, depth, u.bank_mask, u.label_mask);
-      } else if (u.u.empty()) {
-        c = 0;
-      } else if (most(u.u, depth, u.bank_mask, u.label_mask) <= 1) {
-        c = 1;
-      } else {
-        c = most(u.a, depth, u.bank_mask, u.label_mask) + most(u.b, depth, u.bank_mask, u.label_mask);
-      }
+    std::vector<int>* out = store ? &cost_[static_cast<std::size_t>(depth)] : nullptr;
+    for (std::size_t k = 0; k < units_.size(); ++k) {
+      const unit& u = units_[k];
+      const int c = depth > 0 && !((u.mixed >> (depth - 1)) & 1u) ? cost_[static_cast<std::size_t>(depth - 1)][k]
+                                                                  : unit_cost(u, depth);
+      if (out) (*out)[k] = c;
       total += u.weight * c;
-      if (total >= cap) return total;
+      if (!out && total >= cap) return total;
     }
     return total;
   }
 
   void apply(int j, std::uint32_t v) {
     if (!v) return;
-    const std::uint32_t bit = 1u << (x_.z + j);
-    for (std::size_t i = 0; i < words_.size(); ++i)
-      if (words_[i] & bit) labels_[i] ^= v;
+    for (std::size_t i : by_bit_[static_cast<std::size_t>(j)]) labels_[i] ^= v;
   }
 
   // The column values allowed at chunk bit j with `rank` pivots so far (gf2), simplest first.
@@ -147,7 +165,8 @@ class searcher {
   void dfs(int j, int rank) {
     if (j == x_.m) {
       if (fam_ == xor_family::gf2 && rank < x_.f) return;
-      const long long c = bound(j, best_);
+      long long c = 0;  // cost_[m] holds the leaf's unit costs (stored on the way down)
+      for (std::size_t k = 0; k < units_.size(); ++k) c += units_[k].weight * cost_[static_cast<std::size_t>(j)][k];
       if (c < best_) {
         best_ = c;
         best_cols_ = cols_;
@@ -170,7 +189,7 @@ class searcher {
       if (fam_ == xor_family::gf2 && x_.m - j - 1 < x_.f - r) continue;  // rank f can no longer be reached
       cols_[static_cast<std::size_t>(j)] = v;
       apply(j, v);
-      kids.push_back({bound(j + 1, best_), k, v, r});
+      kids.push_back({bound(j + 1, best_, false), k, v, r});
       apply(j, v);
     }
     std::sort(kids.begin(), kids.end(), [](const child& a, const child& b) { return std::tie(a.lb, a.order) < std::tie(b.lb, b.order); });
@@ -183,6 +202,7 @@ class searcher {
       }
       cols_[static_cast<std::size_t>(j)] = k.v;
       apply(j, k.v);
+      bound(j + 1, 0, true);
       dfs(j + 1, k.rank);
       apply(j, k.v);
     }
@@ -200,6 +220,8 @@ class searcher {
   std::vector<std::uint32_t> cols_, best_cols_;
   int count_[64] = {};
   std::vector<std::uint32_t> touched_;
+  std::vector<std::vector<std::size_t>> by_bit_;  // per chunk bit, the words that have it
+  std::vector<std::vector<int>> cost_;            // per depth, per unit: its bound on the current path
 };
 
 }  // namespace
