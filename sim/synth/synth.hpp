@@ -72,7 +72,7 @@ struct synth_request {
   long long search_budget = 20'000'000;  // nodes of the GF(2) search
   long long write_weight = 1, read_weight = 1;  // the objective: write_weight * write + read_weight * read
   long long min_nodes = 5'000;           // nodes of each branch-and-bound family search (xor_minimise.hpp)
-  double min_seconds = 1.0;              // wall-clock limit of each family search (the node limit keeps answers
+  double min_seconds = 1.0;              // wall-clock limit of the family searches together (the node limit keeps answers
                                          // the same on every machine; this one only caps a slow one)
 };
 

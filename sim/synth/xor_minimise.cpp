@@ -315,6 +315,7 @@ xor_minimum minimise_xor(const sim::arch_table& arch, const tile_shape& tile, co
   }
   searcher s(x, std::move(words), std::move(units));
   minimise_limits lim = limits;
+  lim.seconds = limits.seconds / (uniform ? 3 : 2);  // the time is for all families together, shared evenly
   x.row_xor = s.run(xor_family::row_xor, std::numeric_limits<long long>::max(), {}, lim);
   x.graph = s.run(xor_family::graph, x.row_xor.best, x.row_xor.columns, lim);
   if (uniform) {

@@ -64,7 +64,7 @@ struct xor_minimum {
 
 struct minimise_limits {
   long long nodes = 2'000'000;         // per family
-  double seconds = 5.0;                // per family, wall clock
+  double seconds = 3.0;                // wall clock for all families together (an equal share each)
   long long write_weight = 1, read_weight = 1;
 };
 
