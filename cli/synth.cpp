@@ -104,15 +104,17 @@ std::string cost_line(const synth::priced_layout& p) {
 }
 
 // Why the ideal is or is not reachable by an XOR-linear layout, in lines.
-std::vector<std::string> xor_lines(const synth::xor_analysis& x, long long ideal, const synth::priced_layout& best) {
+// With weights other than 1 the analysis (unweighted) is not compared with the weighted answer.
+std::vector<std::string> xor_lines(const synth::xor_analysis& x, long long ideal, const synth::priced_layout& best,
+                                   bool unit_weights) {
   std::vector<std::string> v;
   if (!x.applicable) return {"not applicable: " + x.not_applicable};
   v.push_back("word address bits: " + std::to_string(x.low_bits) + " inside the vector (kept), " +
               std::to_string(x.bank_bits) + " bank bits, so " + std::to_string(x.free_bits) + " free; " +
               std::to_string(x.high_bits) + " above the vector, " + std::to_string(x.active_bits) + " of them in the " +
               std::to_string(x.forbidden) + " forbidden differences (word pairs of one phase that must not share a bank)");
-  v.push_back("rank lower bound for every XOR-linear layout: " + std::to_string(x.lower_bound) + " wavefronts (ideal " +
-              std::to_string(ideal) + ")");
+  v.push_back("rank lower bound for every XOR-linear layout: " + std::to_string(x.lower_bound) + " wavefronts " +
+              (unit_weights ? "(ideal " + std::to_string(ideal) + ")" : std::string("(unweighted; the certificate below weighs)")));
   if (x.unavoidable) v.push_back("unavoidable conflict: " + *x.unavoidable);
   for (std::size_t i = 0; i < x.rank_notes.size() && i < 4; ++i) v.push_back("  " + x.rank_notes[i]);
   if (x.rank_notes.size() > 4) v.push_back("  (" + std::to_string(x.rank_notes.size() - 4) + " more phases)");
@@ -126,7 +128,7 @@ std::vector<std::string> xor_lines(const synth::xor_analysis& x, long long ideal
   else
     v.push_back("conflict-free XOR-linear layout: unknown (the search stopped after " + std::to_string(x.nodes) +
                 " nodes; raise --budget)");
-  if (!x.feasible && best.layout.family != synth::layout_family::padded && best.total() == x.lower_bound)
+  if (unit_weights && !x.feasible && best.layout.family != synth::layout_family::padded && best.total() == x.lower_bound)
     v.push_back("the best layout meets the rank bound: no XOR-linear layout keeping the vectors does better");
   return v;
 }
@@ -276,7 +278,10 @@ int run_synth_command(const std::vector<std::string>& all) {
   if (svg) write_file_replacing(*svg, heat_maps(arch, r, s), "--svg");
   const synth::lds_layout& b = s.best.layout;
   const std::optional<std::string> cute = synth::cute_spelling(b);
-  const std::vector<std::string> why = xor_lines(s.xor_info, s.ideal, s.best);
+  bool unit_weights = r.write_weight == 1 && r.read_weight == 1;
+  for (const synth::tile_side* side : {&r.writer, &r.reader})
+    for (const synth::tile_instruction& i : side->instructions) unit_weights = unit_weights && i.weight == 1;
+  const std::vector<std::string> why = xor_lines(s.xor_info, s.ideal, s.best, unit_weights);
   if (json) {
     // docs/schema/synth.schema.json (version 1); a change of meaning bumps the version.
     std::cout << "{\"schema\": \"tilesim.synth/1\", \"arch\": " << json_string(std::string(arch.name)) << ", \"rows\": " << r.tile.rows << ", \"cols\": "

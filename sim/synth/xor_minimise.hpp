@@ -18,10 +18,13 @@
 // leaf: a branch whose bound reaches the best cost found is cut. Children are tried in the order of their bound.
 // When the node budget or the time runs out, the lower bound is the least bound of any unexplored branch.
 //
-// WORKED EXAMPLE (sm90, 8 x 32 fp16, 16-byte chunks: C = 4, rb = 3, f = 3; the reader takes column chunk 0 of
-// all 8 rows in one phase). Row-major: h = 4r, so L h keeps r's low bit only: banks {0, 4} hold 4 words each,
-// 4-way. row-xor with f(r) = r mod 4 on the chunk: h's bank bits become (r0 ^ r1... ) -> 2-way, the best any
-// layout can do since 8 chunks share a bank quad... (see xor_minimise.test.cpp for the exact numbers).
+// WORKED EXAMPLE (sm90, 8 x 32 fp16: 8 rows of C = 4 chunks, m = 5 chunk bits, f = 3; LDS.128 phases of 8
+// lanes). The writer stores the 32 chunks in row-major order; reader lane l takes chunk (row l % 8, column l / 8),
+// so each phase reads one column chunk down the 8 rows. Row-major puts chunk h = 4r + c on bank slot h mod 8 =
+// 4 (r mod 2) + c: a phase's 8 rows share 2 slots, 4-way, 20 wavefronts against the ideal 8. The row-xor search
+// fixes the columns of the two chunk bits and of row bit 0 (a bank bit, kept) and branches on row bits 1 and 2;
+// sending them to the two chunk bits, f(r) = r >> 1 (Swizzle<2,3,3> on element offsets), gives every row of a
+// phase its own slot: 8, the root bound, so the search stops there, optimal (xor_minimise.test.cpp).
 //
 // INVARIANTS: lower_bound <= best for every family; exhaustive means best == lower_bound is the family's
 // optimum; gf2's lower bound bounds row-xor's and xor's (they are subsets); best equals the simulator's price

@@ -119,3 +119,31 @@ TEST_CASE("synthesize: never worse than any enumerated candidate; the certificat
   CHECK(s.lower_bound <= s.best.total());
   CHECK(s.best.total() <= s.old_best);
 }
+
+TEST_CASE("xor_minimise: the essay's worked example (sm90, 8 x 32 fp16, a reader down the column chunks)") {
+  // Law: row-major's 4-way reads cost 20 wavefronts; the row-xor optimum reaches the ideal 8 (the root bound, so
+  // the search stops at once) with f(r) = r >> 1 on the chunk, Swizzle<2,3,3> on element offsets.
+  synth_request r;
+  r.arch = &sim::arch_named("sm90");
+  r.tile = {8, 32, 2};
+  tile_instruction w{"w", sim::access_kind::store, 8, {}}, rd{"r", sim::access_kind::load, 8, {}};
+  for (index_t l = 0; l < 32; ++l) {
+    w.lanes.push_back({l / 4, l % 4 * 8});
+    rd.lanes.push_back({l % 8, l / 8 * 8});
+  }
+  r.writer.instructions = {w};
+  r.reader.instructions = {rd};
+  const xor_minimum x = minimise_xor(*r.arch, r.tile, r.writer, r.reader, 8);
+  REQUIRE(x.applicable);
+  CHECK(x.m == 5);
+  CHECK(x.f == 3);
+  CHECK(x.row_xor.best == 8);
+  CHECK(x.row_xor.exhaustive);
+  const lds_layout l = layout_of_columns(x, r.tile, x.row_xor.columns);
+  CHECK(l.name() == "xor Swizzle<2,3,3>");
+  lds_layout row_major;
+  row_major.rows = 8;
+  row_major.cols = 32;
+  const std::vector<index_t> rm = layout_offsets(row_major);
+  CHECK(price_side(*r.arch, r.tile, r.writer, rm).wavefronts + price_side(*r.arch, r.tile, r.reader, rm).wavefronts == 20);
+}
