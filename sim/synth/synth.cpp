@@ -5,6 +5,7 @@
 #include <bit>
 #include <stdexcept>
 #include <optional>
+#include <string_view>
 #include <tuple>
 
 #include "sim/models/lds_banks.hpp"
@@ -36,6 +37,16 @@ auto key_of(const priced_layout& p) {
 }
 
 }  // namespace
+
+bool tma_mode(const sim::arch_table& arch, const lds_layout& l) {
+  if (std::string_view(arch.name) != "sm90") return false;
+  if (l.family == layout_family::row_major) return true;  // SWIZZLE_NONE
+  if (l.family != layout_family::cute || l.terms.size() != 1) return false;
+  const int eb = log2_floor(l.elem_bytes);
+  const swizzle_term& t = l.terms[0];
+  if (t.base + eb != 4 || t.shift != 3 || t.bits < 1 || t.bits > 3) return false;  // Swizzle<B,4,3> on bytes
+  return l.cols * l.elem_bytes <= (16LL << t.bits);  // a box row fits the swizzle span (32, 64, 128 B)
+}
 
 long long ideal_wavefronts(const sim::arch_table& arch, const tile_shape& tile, const tile_side& s) {
   long long n = 0;
@@ -206,6 +217,7 @@ synth_result synthesize(const synth_request& r) {
     if (!p) continue;
     // The xor candidate is one witness of the feasibility search, not the family: the branch-and-bound speaks for it.
     if (l.family != layout_family::xor_linear) note(family_name(l.family), p->total());
+    if (tma_mode(*r.arch, l)) note("tma", p->total());
     if (l.family == layout_family::row_major) out.row_major = *p;
     if (!have || key_of(*p) < key_of(out.best)) {
       out.best = *p;
@@ -216,6 +228,9 @@ synth_result synthesize(const synth_request& r) {
   out.old_best = out.best.total();
   for (family_certificate& c : enumerated) {
     c.how = "every member priced (" + std::to_string(c.nodes_or_members) + ")";
+    if (c.family == "tma")
+      c.how = "every TMA / wgmma swizzle mode the tile admits priced (" + std::to_string(c.nodes_or_members) +
+              " of none, SW32, SW64, SW128; rows at most the span, the tile on the swizzle's repeat)";
     out.certificate.push_back(c);
   }
   // The branch-and-bound over the XOR-linear families (xor_minimise.hpp): its row-xor and xor optima become

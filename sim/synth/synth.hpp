@@ -106,6 +106,11 @@ struct synth_result {
 // that has no candidate for the tile).
 synth_result synthesize(const synth_request& r);
 
+// Whether l is what sm90's TMA (and a wgmma descriptor) can lay out: SWIZZLE_NONE (row-major), or SW32 / SW64 /
+// SW128 = Swizzle<1|2|3,4,3> on byte addresses with a row of at most 32 / 64 / 128 bytes (one box row), the
+// tile's base on the swizzle's repeat (256 / 512 / 1024 B, as offset 0 assumes). The certificate's "tma" family.
+bool tma_mode(const sim::arch_table& arch, const lds_layout& l);
+
 // All candidates of the allowed families for the request, unpriced, in the tie-break order.
 std::vector<lds_layout> candidate_layouts(const synth_request& r, const xor_analysis& x);
 

@@ -147,3 +147,37 @@ TEST_CASE("xor_minimise: the essay's worked example (sm90, 8 x 32 fp16, a reader
   const std::vector<index_t> rm = layout_offsets(row_major);
   CHECK(price_side(*r.arch, r.tile, r.writer, rm).wavefronts + price_side(*r.arch, r.tile, r.reader, rm).wavefronts == 20);
 }
+
+TEST_CASE("tma_mode: SWIZZLE_NONE and Swizzle<B,4,3> on bytes with a row of at most the span, on sm90 only") {
+  // Law: the certificate's tma family holds exactly what TMA / a wgmma descriptor can lay out.
+  const sim::arch_table& sm90 = sim::arch_named("sm90");
+  lds_layout l;
+  l.rows = 64;
+  l.cols = 64;  // fp16: 128-byte rows
+  CHECK(tma_mode(sm90, l));                                  // row-major = SWIZZLE_NONE
+  CHECK(!tma_mode(sim::arch_named("gfx942"), l));            // no TMA on AMD
+  l.family = layout_family::cute;
+  l.terms = {{3, 3, 3}};                                     // Swizzle<3,4,3> on bytes: SW128
+  CHECK(tma_mode(sm90, l));
+  l.terms = {{2, 3, 3}};                                     // SW64 with 128-byte rows: a box row exceeds the span
+  CHECK(!tma_mode(sm90, l));
+  l.terms = {{3, 3, 4}};                                     // not an atom (shift 4)
+  CHECK(!tma_mode(sm90, l));
+  l.cols = 32;                                               // 64-byte rows
+  l.terms = {{2, 3, 3}};
+  CHECK(tma_mode(sm90, l));
+  synth_request r;
+  r.arch = &sm90;
+  r.tile = {128, 64, 2};
+  r.writer = named_side("warp-raked", r.tile, 256, 32, 8, sim::access_kind::store);
+  r.reader = named_side("ldmatrix", r.tile, 256, 32, 8, sim::access_kind::load);
+  const synth_result s = synthesize(r);
+  bool found = false;
+  for (const family_certificate& c : s.certificate)
+    if (c.family == "tma") {
+      found = true;
+      CHECK(c.best == 256);            // SW128 reaches the ideal (CuTe's SW128 atom)
+      CHECK(c.nodes_or_members == 2);  // none and SW128
+    }
+  CHECK(found);
+}
