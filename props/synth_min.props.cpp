@@ -106,7 +106,7 @@ TEST_SUITE("synth_min") {
       r.writer = c.writer;
       r.reader = c.reader;
       const int vec = std::max(r.writer.max_elems(), r.reader.max_elems());
-      const xor_minimum x = minimise_xor(*r.arch, r.tile, r.writer, r.reader, vec, {50'000'000, 60.0, 1, 1});
+      const xor_minimum x = minimise_xor(*r.arch, r.tile, r.writer, r.reader, vec, {50'000'000, 60.0, 1, 1, 0});  // padded-xor: xor_minimise.test.cpp
       RC_PRE(x.applicable);
       RC_TAG(c.arch, c.orders);
       int verified = 0;

@@ -264,6 +264,13 @@ synth_result synthesize(const synth_request& r) {
       }
     }
   }
+  if (out.minimum.padded_xor.searched) {  // bound-only: padding with XOR has no spelling here
+    const padded_xor_optimum& p = out.minimum.padded_xor;
+    out.certificate.push_back({"padded-xor", p.best, p.best,
+                               "every member priced (" + std::to_string(p.members) + "); the best pads " +
+                                   std::to_string(p.pad_chunks) + " chunks; not spelled, so a bound only",
+                               p.members});
+  }
   if (!out.minimum.applicable && out.best_family == "xor")  // the witness alone; it reaches the ideal, which bounds all
     out.certificate.push_back({"xor", out.best.total(), out.ideal, "the GF(2) witness; the ideal bounds every layout", 1});
   out.lower_bound = out.best.total();

@@ -97,6 +97,47 @@ class searcher {
     return mx;
   }
 
+ public:
+  // Every padded-xor member priced exactly (labels = the bank slot of each word's chunk), up to `limit` members.
+  padded_xor_optimum padded_xor(long long limit) {
+    padded_xor_optimum o;
+    const int cb = x_.col_bits, rb = x_.row_bits, t = std::min(cb, x_.f);
+    const long long q = 1LL << x_.f;
+    if (rb * t >= 40) return o;
+    o.members = (q - 1) * (1LL << (rb * t));
+    if (o.members > limit || q < 2) return o;
+    o.searched = true;
+    std::vector<std::uint32_t> f(static_cast<std::size_t>(rb)), fr(std::size_t{1} << rb);
+    for (long long pad = 1; pad < q; ++pad)
+      for (long long code = 0; code < (1LL << (rb * t)); ++code) {
+        for (int i = 0; i < rb; ++i) f[static_cast<std::size_t>(i)] = static_cast<std::uint32_t>((code >> (i * t)) & ((1LL << t) - 1));
+        for (std::size_t r = 0; r < fr.size(); ++r) {
+          std::uint32_t v = 0;
+          for (int i = 0; i < rb; ++i)
+            if ((r >> i) & 1u) v ^= f[static_cast<std::size_t>(i)];
+          fr[r] = v;
+        }
+        const long long pitch = (1LL << cb) + pad;
+        for (std::size_t i = 0; i < words_.size(); ++i) {
+          const std::uint32_t h = words_[i] >> x_.z, c = h & ((1u << cb) - 1u), r = h >> cb;
+          labels_[i] = static_cast<std::uint32_t>((static_cast<long long>(r) * pitch + (c ^ fr[r])) & (q - 1));
+        }
+        long long total = 0;
+        for (const unit& u : units_) {
+          total += u.weight * unit_cost(u, x_.m);
+          if (o.best >= 0 && total >= o.best) break;
+        }
+        if (o.best < 0 || total < o.best) {
+          o.best = total;
+          o.pad_chunks = pad;
+          o.f = f;
+        }
+      }
+    std::fill(labels_.begin(), labels_.end(), 0u);
+    return o;
+  }
+
+ private:
   // One unit's class bound at `depth` (see the header).
   int unit_cost(const unit& u, int depth) {
     if (!u.pair) return u.a.empty() ? 0 : most(u.a, depth, u.bank_mask, u.label_mask);
@@ -327,6 +368,7 @@ xor_minimum minimise_xor(const sim::arch_table& arch, const tile_shape& tile, co
     x.gf2.best = -1;
   }
   x.row_xor.lower_bound = std::max(x.row_xor.lower_bound, x.graph.lower_bound);
+  if (uniform) x.padded_xor = s.padded_xor(limits.padded_members < 0 ? limits.nodes : limits.padded_members);
   for (family_optimum* o : {&x.row_xor, &x.graph, &x.gf2})
     if (o->best >= 0 && o->lower_bound >= o->best) {
       o->lower_bound = o->best;

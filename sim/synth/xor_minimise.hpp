@@ -11,6 +11,7 @@
 //             v any value of the bank bits that are column bits (CuTe's Swizzle and CK's XOR preshuffle are members)
 //   xor       L = [I | M] (graph form): the row-major bank bits XOR any linear function of the bits above them
 //   gf2       every L of rank f (reduced echelon forms, one per kernel): every XOR-linear layout keeping the vectors
+//   padded-xor  row-xor on rows padded by whole chunks (not linear: priced member by member, see below)
 // Each family is searched column by column. With columns 0..j-1 chosen, two words whose h agree above bit j-1 (a
 // "class") already have their bank relation fixed: the unknown part of L moves them together. So a phase costs at
 // least the most words of one class on one bank; an sm90 paired group (pair_condition) costs 1 only when its union
@@ -57,18 +58,31 @@ struct family_optimum {
   long long gap() const { return best - lower_bound; }
 };
 
+// Padding combined with row-xor: physical chunk = r*(C + pad) + (c XOR f(r)), pad 1 .. Q-1 chunks (Q = chunks per
+// bank row; pad 0 is row-xor, pad Q repeats pad 0). Additions mix with the XOR, so no class bound holds: every
+// member is priced (the same bank count as the search), when there are at most the node limit of them.
+struct padded_xor_optimum {
+  bool searched = false;
+  long long members = 0;               // (Q-1) * 2^(rb * t)
+  long long best = -1;
+  index_t pad_chunks = 0;              // of the best
+  std::vector<std::uint32_t> f;        // of the best: f(e_i) per row bit i
+};
+
 struct xor_minimum {
   bool applicable = false;
   std::string not_applicable;          // why not, when !applicable
   int chunk_bytes = 0;                 // V
   int z = 0, f = 0, m = 0, col_bits = 0, row_bits = 0;
   family_optimum row_xor, graph, gf2;
+  padded_xor_optimum padded_xor;
 };
 
 struct minimise_limits {
   long long nodes = 2'000'000;         // per family
   double seconds = 3.0;                // wall clock for all families together (an equal share each)
   long long write_weight = 1, read_weight = 1;
+  long long padded_members = -1;       // most padded-xor members priced; -1: the node limit
 };
 
 // Minimises writer + reader (weighted) over the three families; vectors of up to keep_elems elements stay whole.

@@ -181,3 +181,31 @@ TEST_CASE("tma_mode: SWIZZLE_NONE and Swizzle<B,4,3> on bytes with a row of at m
     }
   CHECK(found);
 }
+
+TEST_CASE("xor_minimise: padded-xor's best equals the bank model's price of every member, minimised (shuffled 8 x 4, all vendors)") {
+  // Law: physical chunk = r*(C + pad) + (c XOR f(r)); the search's best == min over every (pad, f) of price_side.
+  for (const char* arch : {"sm90", "gfx942", "gfx950"}) {
+    CAPTURE(std::string(arch));
+    const synth_request r = shuffled(arch, 8, 32, 11);
+    const xor_minimum x = minimise_xor(*r.arch, r.tile, r.writer, r.reader, 8, {1'000'000, 60.0, 1, 1});
+    REQUIRE(x.padded_xor.searched);
+    const int cb = x.col_bits, rb = x.row_bits, t = std::min(cb, x.f);
+    const index_t q = index_t{1} << x.f, vec = 8, chunks = r.tile.cols / vec;
+    long long best = -1;
+    for (index_t pad = 1; pad < q; ++pad)
+      for (long long code = 0; code < (1LL << (rb * t)); ++code) {
+        std::vector<index_t> off(static_cast<std::size_t>(r.tile.elements()));
+        for (index_t row = 0; row < r.tile.rows; ++row) {
+          index_t fr = 0;
+          for (int i = 0; i < rb; ++i)
+            if ((row >> i) & 1) fr ^= (code >> (i * t)) & ((1LL << t) - 1);
+          for (index_t col = 0; col < r.tile.cols; ++col)
+            off[static_cast<std::size_t>(row * r.tile.cols + col)] = (row * (chunks + pad) + ((col / vec) ^ fr)) * vec + col % vec;
+        }
+        const long long c = price_side(*r.arch, r.tile, r.writer, off).wavefronts + price_side(*r.arch, r.tile, r.reader, off).wavefronts;
+        if (best < 0 || c < best) best = c;
+      }
+    CHECK(x.padded_xor.best == best);
+    CHECK(x.padded_xor.members == (q - 1) * (1LL << (rb * t)));
+  }
+}
