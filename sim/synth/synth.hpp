@@ -15,7 +15,13 @@
 // offsets through the spec/ descriptor equal the direct formula, they are a bijection (check_bijection), and
 // its wavefronts re-measured from the descriptor's offsets equal the search's.
 // The XOR-linear analysis (xor_bound.hpp) says whether the ideal is reachable by any XOR-linear layout and,
-// when not, why (a rank bound per phase, or the exhaustive search).
+// when not, why (a rank bound per phase, or the exhaustive search). When the enumerated best misses the ideal,
+// the branch-and-bound of xor_minimise.hpp minimises over the row-xor, xor and gf2 families (and prices
+// padded-xor when small); its row-xor and xor optima replace the best only when strictly cheaper. The
+// certificate lists per family its best and the lower bound proved over all its members (an enumerated
+// family's best is its optimum; "tma" is the part of row-major and cute that sm90's TMA can lay out), and
+// lower_bound, the least of them (never below the ideal): the answer is optimal over every family listed when
+// it meets it. Objective: write_weight * write + read_weight * read, each instruction counted `weight` times.
 //
 // WORKED EXAMPLE (sm90, 8 x 64 fp16, 16-byte warp-raked stores, ldmatrix reads, 256 threads on a 128 x 64
 // tile): row-major costs 1152 wavefronts against an ideal of 256 (the 8 rows of one 8x8 matrix read share
@@ -23,7 +29,9 @@
 // 256 = ideal: the cheapest conflict-free CuTe term (B = 3 is the least that separates 8 rows).
 //
 // INVARIANTS: best.total() <= row_major.total() (row-major is a candidate); best.total() >= ideal; when the
-// XOR analysis is feasible and cute/xor are allowed, best.total() == ideal (props/synth.props.cpp).
+// XOR analysis is feasible and cute/xor are allowed, best.total() == ideal (props/synth.props.cpp);
+// ideal <= lower_bound <= best.total() <= old_best, and best.total() <= every searched row-xor / xor optimum
+// that has a spelling (props/synth_min.props.cpp).
 #pragma once
 
 #include <string>
