@@ -99,8 +99,10 @@ class searcher {
 
  public:
   // Every padded-xor member priced exactly (labels = the bank slot of each word's chunk), up to `limit` members.
-  padded_xor_optimum padded_xor(long long limit) {
+  padded_xor_optimum padded_xor(long long limit, double seconds) {
     padded_xor_optimum o;
+    const auto start = std::chrono::steady_clock::now();
+    long long priced = 0;
     const int cb = x_.col_bits, rb = x_.row_bits, t = std::min(cb, x_.f);
     const long long q = 1LL << x_.f;
     if (rb * t >= 40) return o;
@@ -110,6 +112,10 @@ class searcher {
     std::vector<std::uint32_t> f(static_cast<std::size_t>(rb)), fr(std::size_t{1} << rb);
     for (long long pad = 1; pad < q; ++pad)
       for (long long code = 0; code < (1LL << (rb * t)); ++code) {
+        if ((++priced & 255) == 0 && std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > seconds) {
+          std::fill(labels_.begin(), labels_.end(), 0u);
+          return padded_xor_optimum{false, o.members, -1, 0, {}};  // out of time: not searched
+        }
         for (int i = 0; i < rb; ++i) f[static_cast<std::size_t>(i)] = static_cast<std::uint32_t>((code >> (i * t)) & ((1LL << t) - 1));
         for (std::size_t r = 0; r < fr.size(); ++r) {
           std::uint32_t v = 0;
@@ -356,7 +362,8 @@ xor_minimum minimise_xor(const sim::arch_table& arch, const tile_shape& tile, co
   }
   searcher s(x, std::move(words), std::move(units));
   minimise_limits lim = limits;
-  lim.seconds = limits.seconds / (uniform ? 3 : 2);  // the time is for all families together, shared evenly
+  lim.seconds = limits.seconds / (uniform ? 4 : 2);  // the time is for all families together (gf2 and padded-xor
+                                                     // need uniform banks), shared evenly
   x.row_xor = s.run(xor_family::row_xor, std::numeric_limits<long long>::max(), {}, lim);
   x.graph = s.run(xor_family::graph, x.row_xor.best, x.row_xor.columns, lim);
   if (uniform) {
@@ -368,7 +375,7 @@ xor_minimum minimise_xor(const sim::arch_table& arch, const tile_shape& tile, co
     x.gf2.best = -1;
   }
   x.row_xor.lower_bound = std::max(x.row_xor.lower_bound, x.graph.lower_bound);
-  if (uniform) x.padded_xor = s.padded_xor(limits.padded_members < 0 ? limits.nodes : limits.padded_members);
+  if (uniform) x.padded_xor = s.padded_xor(limits.padded_members < 0 ? limits.nodes : limits.padded_members, lim.seconds);
   for (family_optimum* o : {&x.row_xor, &x.graph, &x.gf2})
     if (o->best >= 0 && o->lower_bound >= o->best) {
       o->lower_bound = o->best;

@@ -60,7 +60,8 @@ struct family_optimum {
 
 // Padding combined with row-xor: physical chunk = r*(C + pad) + (c XOR f(r)), pad 1 .. Q-1 chunks (Q = chunks per
 // bank row; pad 0 is row-xor, pad Q repeats pad 0). Additions mix with the XOR, so no class bound holds: every
-// member is priced (the same bank count as the search), when there are at most the node limit of them.
+// member is priced (the same bank count as the search), when there are at most the node limit of them and
+// they take at most one family's share of the time (else not searched).
 struct padded_xor_optimum {
   bool searched = false;
   long long members = 0;               // (Q-1) * 2^(rb * t)
