@@ -36,7 +36,7 @@ std::vector<option_spec> synth_options() {
       {"read2-weight", "how often a kernel issues the second reader's instructions", 1, 0, 1000000},
       {"search-nodes", "nodes of each family's branch-and-bound before it stops (then the gap is stated)", 200000, 1,
        2000000000},
-      {"search-ms", "milliseconds of the branch-and-bound, all families together, before it stops (then the gap is stated)", 2000, 1,
+      {"search-ms", "milliseconds of the branch-and-bound, all families together, before it stops (then the gap is stated)", 5000, 1,
        600000},
   };
 }
