@@ -9,6 +9,7 @@
 #include "cli/encodings.hpp"
 #include "util/output_file.hpp"
 #include "sim/report/program_report.hpp"
+#include "sim/synth/family_brute_force.hpp"
 #include "sim/synth/synth.hpp"
 
 namespace tilesim::cli {
@@ -28,8 +29,20 @@ std::vector<option_spec> synth_options() {
       {"read", "the reader as a built-in pattern; default: mfma on AMD, ldmatrix on sm90", 0, 0, 0,
        {"default", "warp-raked", "thread-raked", "block-raked", "down-rows", "mfma", "mfma16", "ldmatrix"}, "default"},
       {"budget", "nodes of the GF(2) search before it gives up (then no certificate)", 20000000, 1, 2000000000},
+      {"read2", "a second reader, as a built-in pattern (--read2-file replaces it); none: only --read", 0, 0, 0,
+       {"none", "warp-raked", "thread-raked", "block-raked", "down-rows", "mfma", "mfma16", "ldmatrix"}, "none"},
+      {"write-weight", "how often a kernel issues the writer's instructions (the objective's weight)", 1, 0, 1000000},
+      {"read-weight", "how often a kernel issues the reader's instructions", 1, 0, 1000000},
+      {"read2-weight", "how often a kernel issues the second reader's instructions", 1, 0, 1000000},
+      {"search-nodes", "nodes of each family's branch-and-bound before it stops (then the gap is stated)", 200000, 1,
+       2000000000},
+      {"search-ms", "milliseconds of the branch-and-bound, all families together, before it stops (then the gap is stated)", 5000, 1,
+       600000},
   };
 }
+
+// Most members --verify prices per family.
+constexpr long long verify_limit = 1'000'000;
 
 std::string json_string(const std::string& s) {
   std::string o = "\"";
@@ -91,15 +104,17 @@ std::string cost_line(const synth::priced_layout& p) {
 }
 
 // Why the ideal is or is not reachable by an XOR-linear layout, in lines.
-std::vector<std::string> xor_lines(const synth::xor_analysis& x, long long ideal, const synth::priced_layout& best) {
+// With weights other than 1 the analysis (unweighted) is not compared with the weighted answer.
+std::vector<std::string> xor_lines(const synth::xor_analysis& x, long long ideal, const synth::priced_layout& best,
+                                   bool unit_weights) {
   std::vector<std::string> v;
   if (!x.applicable) return {"not applicable: " + x.not_applicable};
   v.push_back("word address bits: " + std::to_string(x.low_bits) + " inside the vector (kept), " +
               std::to_string(x.bank_bits) + " bank bits, so " + std::to_string(x.free_bits) + " free; " +
               std::to_string(x.high_bits) + " above the vector, " + std::to_string(x.active_bits) + " of them in the " +
               std::to_string(x.forbidden) + " forbidden differences (word pairs of one phase that must not share a bank)");
-  v.push_back("rank lower bound for every XOR-linear layout: " + std::to_string(x.lower_bound) + " wavefronts (ideal " +
-              std::to_string(ideal) + ")");
+  v.push_back("rank lower bound for every XOR-linear layout: " + std::to_string(x.lower_bound) + " wavefronts " +
+              (unit_weights ? "(ideal " + std::to_string(ideal) + ")" : std::string("(unweighted; the certificate below weighs)")));
   if (x.unavoidable) v.push_back("unavoidable conflict: " + *x.unavoidable);
   for (std::size_t i = 0; i < x.rank_notes.size() && i < 4; ++i) v.push_back("  " + x.rank_notes[i]);
   if (x.rank_notes.size() > 4) v.push_back("  (" + std::to_string(x.rank_notes.size() - 4) + " more phases)");
@@ -113,8 +128,34 @@ std::vector<std::string> xor_lines(const synth::xor_analysis& x, long long ideal
   else
     v.push_back("conflict-free XOR-linear layout: unknown (the search stopped after " + std::to_string(x.nodes) +
                 " nodes; raise --budget)");
-  if (!x.feasible && best.layout.family != synth::layout_family::padded && best.total() == x.lower_bound)
+  if (unit_weights && !x.feasible && best.layout.family != synth::layout_family::padded && best.total() == x.lower_bound)
     v.push_back("the best layout meets the rank bound: no XOR-linear layout keeping the vectors does better");
+  return v;
+}
+
+// The certificate (issue 36): per family its best, the lower bound proved over all its members, optimal or the gap;
+// then the answer's family and the bound over every family searched.
+std::vector<std::string> certificate_lines(const synth::synth_result& s) {
+  std::vector<std::string> v;
+  std::size_t w = 0;
+  for (const synth::family_certificate& c : s.certificate) w = std::max(w, c.family.size());
+  for (const synth::family_certificate& c : s.certificate) {
+    std::string f = c.family;
+    f.resize(w, ' ');
+    v.push_back(f + "  best " + std::to_string(c.best) + ", lower bound " + std::to_string(c.lower_bound) + ": " +
+                (c.optimal() ? "optimal" : "gap " + std::to_string(c.best - c.lower_bound)) + " (" + c.how + ")");
+  }
+  const long long b = s.best.total();
+  const synth::family_certificate* mine = nullptr;
+  for (const synth::family_certificate& c : s.certificate)
+    if (c.family == s.best_family) mine = &c;
+  v.push_back("answer: " + std::to_string(b) + " wavefronts in family " + s.best_family +
+              (mine ? (mine->optimal() && mine->best == b ? ", optimal in it"
+                                                          : ", its lower bound " + std::to_string(mine->lower_bound))
+                    : std::string()) +
+              "; over every family above: lower bound " + std::to_string(s.lower_bound) + ", " +
+              (b == s.lower_bound ? "optimal" : "gap " + std::to_string(b - s.lower_bound)) +
+              (s.old_best != b ? " (the enumerated candidates alone: " + std::to_string(s.old_best) + ")" : std::string()));
   return v;
 }
 
@@ -147,7 +188,7 @@ std::string heat_maps(const sim::arch_table& arch, const synth::synth_request& r
 
 void print_synth_help(std::ostream& out) {
   out << "usage: tilesim synth [--option VALUE]... [--family LIST] [--write-encoding TEXT | --write-file FILE]\n"
-         "                     [--read-encoding TEXT | --read-file FILE] [--json] [--svg FILE]\n"
+         "                     [--read-encoding TEXT | --read-file FILE] [--read2-file FILE] [--json] [--svg FILE] [--verify]\n"
          "\n"
          "Finds the LDS layout of one tile that makes its writer and its reader cheapest on an architecture: the\n"
          "fewest LDS wavefronts summed over write + read (the simulator's bank model), ties to the simplest, among\n"
@@ -155,7 +196,10 @@ void print_synth_help(std::ostream& out) {
          "the XOR-linear layout a GF(2) search constructs. Prints it against row-major and the ideal, spelled as a\n"
          "spec/ descriptor, CK Tile code and CuTe Swizzle<B,M,S> (when it is one), with the checks it passed, and\n"
          "the XOR-linear analysis: whether any XOR-linear layout keeping the vectors is conflict-free, with a rank\n"
-         "lower bound and, when none is, the exhaustive search as the certificate.\n"
+         "lower bound and, when none is, the exhaustive search as the certificate. Then it minimises by branch-and-\n"
+         "bound over the row-XOR family (chunk = r*C + (c XOR f(r)), f linear), the graph-form XOR family and every\n"
+         "GF(2)-linear bank map, and prints the certificate: per family its best, the lower bound proved over all\n"
+         "its members (optimal, or the gap when --search-nodes / --search-ms cut the search), and the answer's.\n"
          "\n"
          "options:\n";
   for (const option_spec& s : synth_options()) out << "  " << s.synopsis() << "  " << s.help << '\n';
@@ -169,6 +213,10 @@ void print_synth_help(std::ostream& out) {
          "  --read-file FILE        the reader alike\n"
          "  --json                  print the result as one JSON object\n"
          "  --svg FILE              bank heat maps of the worst write and read instruction, row-major then the best\n"
+         "  --read2-file FILE       a second reader as a pattern file (its instructions join the reader's, weighted\n"
+         "                          by --read2-weight)\n"
+         "  --verify                price every member of the row-xor, xor and gf2 families (up to 10^6 each) and\n"
+         "                          check the certificate against them; exit 1 when it disagrees\n"
          "\n"
          "built-in patterns: warp-raked, thread-raked, block-raked (CK's raked tile loads: lanes along rows),\n"
          "down-rows (lanes down a column strip), mfma (MFMA 32x32x8 A operand: lane l reads row l%32, K vector\n"
@@ -184,12 +232,14 @@ int run_synth_command(const std::vector<std::string>& all) {
     }
   std::vector<std::string> args = all;
   const bool json = take_flag(args, "json");
+  const bool verify = take_flag(args, "verify");
   const std::optional<std::string> svg = take_text_option(args, "svg");
   const std::optional<std::string> fam = take_text_option(args, "family");
   const std::optional<std::string> wenc = take_text_option(args, "write-encoding");
   const std::optional<std::string> renc = take_text_option(args, "read-encoding");
   const std::optional<std::string> wfile = take_text_option(args, "write-file");
   const std::optional<std::string> rfile = take_text_option(args, "read-file");
+  const std::optional<std::string> r2file = take_text_option(args, "read2-file");
   const options o = parse_options(args, synth_options(), "synth");
   const sim::arch_table& arch = sim::arch_named(o.word("arch"));
   synth::synth_request r;
@@ -201,6 +251,21 @@ int run_synth_command(const std::vector<std::string>& all) {
   if (read == "default") read = arch.wave_size == 32 ? "ldmatrix" : "mfma";
   r.writer = side_from("write", wfile, wenc, o.word("write"), arch, r.tile, o.integer("threads"), vector, sim::access_kind::store);
   r.reader = side_from("read", rfile, renc, read, arch, r.tile, o.integer("threads"), vector, sim::access_kind::load);
+  if (o.word("read2") != "none" || r2file) {
+    synth::tile_side second = side_from("read2", r2file, std::nullopt, o.word("read2"), arch, r.tile, o.integer("threads"),
+                                        vector, sim::access_kind::load);
+    for (synth::tile_instruction& i : second.instructions) {
+      i.label = "2:" + i.label;
+      i.weight = o.integer("read2-weight");
+      r.reader.instructions.push_back(std::move(i));
+    }
+    r.reader.name += " + " + second.name;
+  }
+  r.write_weight = o.integer("write-weight");
+  r.read_weight = o.integer("read-weight");
+  if (r.write_weight == 0 && r.read_weight == 0) throw usage_error("synth: --write-weight and --read-weight are both 0");
+  r.min_nodes = o.integer("search-nodes");
+  r.min_seconds = static_cast<double>(o.integer("search-ms")) / 1000.0;
   if (fam) r.families = parse_families(*fam);
   r.search_budget = o.integer("budget");
   synth::synth_result s;
@@ -213,7 +278,10 @@ int run_synth_command(const std::vector<std::string>& all) {
   if (svg) write_file_replacing(*svg, heat_maps(arch, r, s), "--svg");
   const synth::lds_layout& b = s.best.layout;
   const std::optional<std::string> cute = synth::cute_spelling(b);
-  const std::vector<std::string> why = xor_lines(s.xor_info, s.ideal, s.best);
+  bool unit_weights = r.write_weight == 1 && r.read_weight == 1;
+  for (const synth::tile_side* side : {&r.writer, &r.reader})
+    for (const synth::tile_instruction& i : side->instructions) unit_weights = unit_weights && i.weight == 1;
+  const std::vector<std::string> why = xor_lines(s.xor_info, s.ideal, s.best, unit_weights);
   if (json) {
     // docs/schema/synth.schema.json (version 1); a change of meaning bumps the version.
     std::cout << "{\"schema\": \"tilesim.synth/1\", \"arch\": " << json_string(std::string(arch.name)) << ", \"rows\": " << r.tile.rows << ", \"cols\": "
@@ -231,6 +299,16 @@ int run_synth_command(const std::vector<std::string>& all) {
               << (s.xor_info.exhaustive ? "true" : "false") << ", \"lower_bound\": " << s.xor_info.lower_bound
               << ", \"nodes\": " << s.xor_info.nodes << ", \"why\": [";
     for (std::size_t i = 0; i < why.size(); ++i) std::cout << (i ? ", " : "") << json_string(why[i]);
+    std::cout << "]},\n \"certificate\": {\"family\": " << json_string(s.best_family) << ", \"lower_bound\": " << s.lower_bound
+              << ", \"optimal\": " << (s.best.total() == s.lower_bound ? "true" : "false") << ", \"gap\": "
+              << s.best.total() - s.lower_bound << ", \"enumerated_best\": " << s.old_best << ", \"write_weight\": "
+              << r.write_weight << ", \"read_weight\": " << r.read_weight << ", \"families\": [";
+    for (std::size_t i = 0; i < s.certificate.size(); ++i) {
+      const synth::family_certificate& c = s.certificate[i];
+      std::cout << (i ? ",\n  " : "\n  ") << "{\"family\": " << json_string(c.family) << ", \"best\": " << c.best
+                << ", \"lower_bound\": " << c.lower_bound << ", \"optimal\": " << (c.optimal() ? "true" : "false")
+                << ", \"how\": " << json_string(c.how) << "}";
+    }
     std::cout << "]}}\n";
     return 0;
   }
@@ -255,6 +333,31 @@ int run_synth_command(const std::vector<std::string>& all) {
             << (cute ? *cute : "not a single CuTe Swizzle<B,M,S>") << "\n"
             << "XOR-linear analysis (GF(2) over the word address bits):\n";
   for (const std::string& l : why) std::cout << "  " << l << "\n";
+  std::cout << "certificate (per family: its best, the lower bound proved over all its members):\n";
+  for (const std::string& l : certificate_lines(s)) std::cout << "  " << l << "\n";
+  if (!verify) return 0;
+  // --verify: the certificate's searched families against the brute force over every member.
+  bool ok = true;
+  for (const synth::family_optimum* f : {&s.minimum.row_xor, &s.minimum.graph, &s.minimum.gf2}) {
+    if (!s.minimum.applicable || f->best < 0) continue;
+    const std::string name = synth::xor_family_name(f->family);
+    const synth::brute_force_result b = synth::brute_force_family(r, f->family, verify_limit);
+    if (!b.best) {
+      std::cout << "verify " << name << ": not run (" << (b.members < 0 ? std::string("over 2^62") : std::to_string(b.members))
+                << " members, the limit is " << verify_limit << ")\n";
+      continue;
+    }
+    const bool same = *b.best == f->best, below = f->lower_bound <= *b.best;
+    ok = ok && below && (same || !f->exhaustive) && *b.best <= f->best;
+    std::cout << "verify " << name << ": all " << b.members << " members priced in the bank model: optimum " << *b.best
+              << (same ? " = the certificate's best" : " against the certificate's best " + std::to_string(f->best))
+              << (below ? ", lower bound " + std::to_string(f->lower_bound) + " holds" : ", lower bound " + std::to_string(f->lower_bound) + " EXCEEDS it")
+              << "\n";
+  }
+  if (!ok) {
+    std::cerr << "synth: --verify: the certificate disagrees with the brute force\n";
+    return 1;
+  }
   return 0;
 }
 

@@ -125,6 +125,7 @@ TEST_SUITE("synth") {
     const auto law = [] {
       const scatter_case c = *gen_scatter();
       synth_request r{&sim::arch_named(c.arch), c.tile, c.writer, c.reader, {}, 2'000'000};
+      r.min_nodes = 500;  // these laws are about the enumerated candidates and the GF(2) analysis; props-synth-min holds the search
       const synth_result s = synthesize(r);
       const xor_analysis& x = s.xor_info;
       RC_TAG(x.feasible ? "feasible" : x.exhaustive ? "proved infeasible" : "unknown");

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <bit>
 #include <stdexcept>
+#include <optional>
+#include <string_view>
 #include <tuple>
 
 #include "sim/models/lds_banks.hpp"
@@ -36,6 +38,16 @@ auto key_of(const priced_layout& p) {
 
 }  // namespace
 
+bool tma_mode(const sim::arch_table& arch, const lds_layout& l) {
+  if (std::string_view(arch.name) != "sm90") return false;
+  if (l.family == layout_family::row_major) return true;  // SWIZZLE_NONE
+  if (l.family != layout_family::cute || l.terms.size() != 1) return false;
+  const int eb = log2_floor(l.elem_bytes);
+  const swizzle_term& t = l.terms[0];
+  if (t.base + eb != 4 || t.shift != 3 || t.bits < 1 || t.bits > 3) return false;  // Swizzle<B,4,3> on bytes
+  return l.cols * l.elem_bytes <= (16LL << t.bits);  // a box row fits the swizzle span (32, 64, 128 B)
+}
+
 long long ideal_wavefronts(const sim::arch_table& arch, const tile_shape& tile, const tile_side& s) {
   long long n = 0;
   for (const tile_instruction& i : s.instructions) {
@@ -48,10 +60,10 @@ long long ideal_wavefronts(const sim::arch_table& arch, const tile_shape& tile, 
     const bool pairs = rule.merge == sim::lds_merge::sm90_pairs && i.kind == sim::access_kind::load;
     for (std::size_t p = 0; p < rule.phases.size(); ++p) {
       if (pairs && p % 2 == 0 && p + 1 < rule.phases.size() && pair_condition(i, rule.phases[p], rule.phases[p + 1])) {
-        n += active(rule.phases[p]) || active(rule.phases[p + 1]);
+        n += i.weight * (active(rule.phases[p]) || active(rule.phases[p + 1]));
         ++p;
       } else {
-        n += active(rule.phases[p]);
+        n += i.weight * active(rule.phases[p]);
       }
     }
   }
@@ -92,8 +104,8 @@ side_cost price_side(const sim::arch_table& arch, const tile_shape& tile, const 
                                 : sim::no_address;
     }
     const sim::lds_cost c = sim::lds_instruction_cost(arch, a);
-    out.wavefronts += c.wavefronts;
-    out.ideal += c.ideal;
+    out.wavefronts += i.weight * c.wavefronts;
+    out.ideal += i.weight * c.ideal;
     out.max_ways = std::max(out.max_ways, c.max_ways);
     if (c.excess > worst_excess) {
       worst_excess = c.excess;
@@ -161,6 +173,9 @@ synth_result synthesize(const synth_request& r) {
   if (r.tile.rows < 1 || r.tile.cols < 1 || r.tile.rows * r.tile.cols > (index_t{1} << 24))
     throw std::invalid_argument("tile " + std::to_string(r.tile.rows) + " x " + std::to_string(r.tile.cols) +
                                 " must have 1 to 2^24 elements");
+  if (r.write_weight < 0 || r.read_weight < 0 || r.write_weight + r.read_weight < 1 || r.write_weight > 1'000'000 || r.read_weight > 1'000'000)
+    throw std::invalid_argument("weights write " + std::to_string(r.write_weight) + ", read " + std::to_string(r.read_weight) +
+                                " must be 0 to 10^6 and not both 0");
   for (const tile_side* s : {&r.writer, &r.reader})
     if (auto e = check_side(*s, r.tile, r.arch->wave_size)) throw std::invalid_argument(*e);
   synth_result out;
@@ -168,26 +183,99 @@ synth_result synthesize(const synth_request& r) {
   out.xor_info = analyse_xor(*r.arch, r.tile, r.writer, r.reader, vec, r.search_budget);
   const std::vector<lds_layout> cands = candidate_layouts(r, out.xor_info);
   bool have = false;
-  out.ideal = ideal_wavefronts(*r.arch, r.tile, r.writer) + ideal_wavefronts(*r.arch, r.tile, r.reader);
-  for (const lds_layout& l : cands) {
+  out.ideal = r.write_weight * ideal_wavefronts(*r.arch, r.tile, r.writer) + r.read_weight * ideal_wavefronts(*r.arch, r.tile, r.reader);
+  // Per enumerated family: its best member (every member is priced, so that is its optimum).
+  std::vector<family_certificate> enumerated;
+  const auto note = [&](const std::string& fam, long long cost) {
+    for (family_certificate& c : enumerated)
+      if (c.family == fam) {
+        c.best = std::min(c.best, cost);
+        c.lower_bound = c.best;
+        ++c.nodes_or_members;
+        return;
+      }
+    enumerated.push_back({fam, cost, cost, "", 1});
+  };
+  const auto price = [&](const lds_layout& l) -> std::optional<priced_layout> {
     std::vector<index_t> off;
     try {
       off = layout_offsets(l);
     } catch (const std::exception&) {
-      continue;  // parameters the family rejects for this tile (e.g. a swizzle block that does not divide it)
+      return std::nullopt;  // parameters the family rejects for this tile (e.g. a swizzle block that does not divide it)
     }
     if (check_vectors(r.writer, l, off) || check_vectors(r.reader, l, off)) {
       ++out.rejected;
-      continue;
+      return std::nullopt;
     }
-    priced_layout p{l, price_side(*r.arch, r.tile, r.writer, off), price_side(*r.arch, r.tile, r.reader, off)};
+    priced_layout p{l, price_side(*r.arch, r.tile, r.writer, off), price_side(*r.arch, r.tile, r.reader, off),
+                    r.write_weight, r.read_weight};
     ++out.candidates;
-    if (l.family == layout_family::row_major) out.row_major = p;
-    if (!have || key_of(p) < key_of(out.best)) {
-      out.best = p;
+    return p;
+  };
+  for (const lds_layout& l : cands) {
+    const std::optional<priced_layout> p = price(l);
+    if (!p) continue;
+    // The xor candidate is one witness of the feasibility search, not the family: the branch-and-bound speaks for it.
+    if (l.family != layout_family::xor_linear) note(family_name(l.family), p->total());
+    if (tma_mode(*r.arch, l)) note("tma", p->total());
+    if (l.family == layout_family::row_major) out.row_major = *p;
+    if (!have || key_of(*p) < key_of(out.best)) {
+      out.best = *p;
+      out.best_family = family_name(l.family);
       have = true;
     }
   }
+  out.old_best = out.best.total();
+  for (family_certificate& c : enumerated) {
+    c.how = "every member priced (" + std::to_string(c.nodes_or_members) + ")";
+    if (c.family == "tma")
+      c.how = "every TMA / wgmma swizzle mode the tile admits priced (" + std::to_string(c.nodes_or_members) +
+              " of none, SW32, SW64, SW128; rows at most the span, the tile on the swizzle's repeat)";
+    out.certificate.push_back(c);
+  }
+  // The branch-and-bound over the XOR-linear families (xor_minimise.hpp): its row-xor and xor optima become
+  // candidates that replace the enumerated best only when strictly cheaper (ties keep the old, simpler answer).
+  // When the enumerated best already reaches the ideal, which bounds every layout, there is nothing to search.
+  if (allowed(r, layout_family::xor_linear) && out.best.total() > out.ideal) {
+    out.minimum = minimise_xor(*r.arch, r.tile, r.writer, r.reader, vec,
+                               {r.min_nodes, r.min_seconds, r.write_weight, r.read_weight});
+    const xor_minimum& x = out.minimum;
+    for (const family_optimum* o : {&x.row_xor, &x.graph, &x.gf2}) {
+      if (!x.applicable || o->best < 0) continue;
+      family_certificate c{xor_family_name(o->family), o->best, o->lower_bound,
+                           "branch-and-bound over GF(2), " + std::to_string(o->nodes) + " nodes, " +
+                               (o->exhaustive ? "finished" : "cut by the budget: the bound is the least of the open branches'"),
+                           o->nodes};
+      out.certificate.push_back(c);
+      if (o->family == xor_family::gf2) continue;  // not spelled: gf2 only bounds
+      const lds_layout l = layout_of_columns(x, r.tile, o->columns);
+      if (l.terms.size() > max_spelled_terms) {
+        out.certificate.back().how += "; its " + std::to_string(l.terms.size()) + " XOR terms have no spelling here";
+        continue;
+      }
+      const std::optional<priced_layout> p = price(l);
+      if (!p) throw std::logic_error("synthesize: the " + xor_family_name(o->family) + " optimum " + l.name() + " splits a vector");
+      if (p->total() != o->best)
+        throw std::logic_error("synthesize: the " + xor_family_name(o->family) + " search says " + std::to_string(o->best) +
+                               " wavefronts for " + l.name() + ", the bank model " + std::to_string(p->total()));
+      if (p->total() < out.best.total()) {
+        out.best = *p;
+        out.best_family = xor_family_name(o->family);
+      }
+    }
+  }
+  if (out.minimum.padded_xor.searched) {  // bound-only: padding with XOR has no spelling here
+    const padded_xor_optimum& p = out.minimum.padded_xor;
+    out.certificate.push_back({"padded-xor", p.best, p.best,
+                               "every member priced (" + std::to_string(p.members) + "); the best pads " +
+                                   std::to_string(p.pad_chunks) + " chunks; not spelled, so a bound only",
+                               p.members});
+  }
+  if (!out.minimum.applicable && out.best_family == "xor")  // the witness alone; it reaches the ideal, which bounds all
+    out.certificate.push_back({"xor", out.best.total(), out.ideal, "the GF(2) witness; the ideal bounds every layout", 1});
+  out.lower_bound = out.best.total();
+  for (const family_certificate& c : out.certificate) out.lower_bound = std::min(out.lower_bound, c.lower_bound);
+  out.lower_bound = std::max(out.lower_bound, out.ideal);  // no layout beats the ideal
   // The winner, checked through its spelling (see the header).
   const lds_layout& b = out.best.layout;
   const std::vector<index_t> direct = layout_offsets(b), desc = descriptor_offsets(b);
@@ -195,7 +283,8 @@ synth_result synthesize(const synth_request& r) {
   if (ck_mirror_offsets(b) != direct) throw std::logic_error("synthesize: " + b.name() + ": the CK Tile mirror disagrees");
   if (auto c = cute_offsets(b); c && *c != direct) throw std::logic_error("synthesize: " + b.name() + ": CuTe disagrees");
   if (auto e = check_bijection(b, desc)) throw std::logic_error("synthesize: not a bijection: " + *e);
-  const long long again = price_side(*r.arch, r.tile, r.writer, desc).wavefronts + price_side(*r.arch, r.tile, r.reader, desc).wavefronts;
+  const long long again = r.write_weight * price_side(*r.arch, r.tile, r.writer, desc).wavefronts +
+                         r.read_weight * price_side(*r.arch, r.tile, r.reader, desc).wavefronts;
   if (again != out.best.total()) throw std::logic_error("synthesize: re-measured " + std::to_string(again) + " wavefronts");
   out.checked = std::string(b.family == layout_family::padded ? "injective into [0, " : "bijection onto [0, ") +
                 std::to_string(b.element_space()) + "); spec/ descriptor, CK Tile mirror" +

@@ -15,7 +15,13 @@
 // offsets through the spec/ descriptor equal the direct formula, they are a bijection (check_bijection), and
 // its wavefronts re-measured from the descriptor's offsets equal the search's.
 // The XOR-linear analysis (xor_bound.hpp) says whether the ideal is reachable by any XOR-linear layout and,
-// when not, why (a rank bound per phase, or the exhaustive search).
+// when not, why (a rank bound per phase, or the exhaustive search). When the enumerated best misses the ideal,
+// the branch-and-bound of xor_minimise.hpp minimises over the row-xor, xor and gf2 families (and prices
+// padded-xor when small); its row-xor and xor optima replace the best only when strictly cheaper. The
+// certificate lists per family its best and the lower bound proved over all its members (an enumerated
+// family's best is its optimum; "tma" is the part of row-major and cute that sm90's TMA can lay out), and
+// lower_bound, the least of them (never below the ideal): the answer is optimal over every family listed when
+// it meets it. Objective: write_weight * write + read_weight * read, each instruction counted `weight` times.
 //
 // WORKED EXAMPLE (sm90, 8 x 64 fp16, 16-byte warp-raked stores, ldmatrix reads, 256 threads on a 128 x 64
 // tile): row-major costs 1152 wavefronts against an ideal of 256 (the 8 rows of one 8x8 matrix read share
@@ -23,7 +29,9 @@
 // 256 = ideal: the cheapest conflict-free CuTe term (B = 3 is the least that separates 8 rows).
 //
 // INVARIANTS: best.total() <= row_major.total() (row-major is a candidate); best.total() >= ideal; when the
-// XOR analysis is feasible and cute/xor are allowed, best.total() == ideal (props/synth.props.cpp).
+// XOR analysis is feasible and cute/xor are allowed, best.total() == ideal (props/synth.props.cpp);
+// ideal <= lower_bound <= best.total() <= old_best, and best.total() <= every searched row-xor / xor optimum
+// that has a spelling (props/synth_min.props.cpp).
 #pragma once
 
 #include <string>
@@ -33,6 +41,7 @@
 #include "sim/synth/lds_layout.hpp"
 #include "sim/synth/tile_access.hpp"
 #include "sim/synth/xor_bound.hpp"
+#include "sim/synth/xor_minimise.hpp"
 #include "sim/wave_access.hpp"
 
 namespace tilesim::synth {
@@ -58,7 +67,8 @@ sim::wave_access wave_access_of(const tile_shape& tile, const tile_instruction& 
 struct priced_layout {
   lds_layout layout;
   side_cost write, read;
-  long long total() const { return write.wavefronts + read.wavefronts; }
+  long long write_weight = 1, read_weight = 1;  // instructions per kernel of each side (the objective's weights)
+  long long total() const { return write_weight * write.wavefronts + read_weight * read.wavefronts; }
   long long ideal() const { return write.ideal + read.ideal; }
 };
 
@@ -68,6 +78,20 @@ struct synth_request {
   tile_side writer, reader;
   std::vector<layout_family> families;  // empty: all
   long long search_budget = 20'000'000;  // nodes of the GF(2) search
+  long long write_weight = 1, read_weight = 1;  // the objective: write_weight * write + read_weight * read
+  long long min_nodes = 5'000;           // nodes of each branch-and-bound family search (xor_minimise.hpp)
+  double min_seconds = 1.0;              // wall-clock limit of the family searches together (the node limit keeps answers
+                                         // the same on every machine; this one only caps a slow one)
+};
+
+// What is proved about one family: its best member priced, the lower bound over all its members, and how.
+struct family_certificate {
+  std::string family;                    // "row-major", "padded", "cute", "ck", "row-xor", "xor", "gf2"
+  long long best = 0;                    // fewest wavefronts of a member (weighted)
+  long long lower_bound = 0;             // no member does better
+  bool optimal() const { return best == lower_bound; }
+  std::string how;                       // "every member priced (12)", "branch-and-bound over GF(2), 3042 nodes, finished"
+  long long nodes_or_members = 0;        // members priced, or search nodes
 };
 
 struct synth_result {
@@ -76,6 +100,11 @@ struct synth_result {
   long long candidates = 0;              // priced candidates
   long long rejected = 0;                // candidates that split a vector
   xor_analysis xor_info;
+  xor_minimum minimum;                   // the branch-and-bound over the XOR-linear families
+  std::vector<family_certificate> certificate;  // one per family searched, in the order row-major .. gf2
+  std::string best_family;               // the certificate entry the answer belongs to
+  long long lower_bound = 0;             // over every family searched: the least of their lower bounds
+  long long old_best = 0;                // the best of the enumerated candidates alone (before issue 36's search)
   bool reaches_ideal() const { return best.total() == ideal; }
   // What the checks of the winner found (always filled): "bijection onto [0, 8192); spec/ descriptor ... equal".
   std::string checked;
@@ -84,6 +113,11 @@ struct synth_result {
 // Runs the search. Throws std::invalid_argument for an invalid request (sides broken per check_side, a family
 // that has no candidate for the tile).
 synth_result synthesize(const synth_request& r);
+
+// Whether l is what sm90's TMA (and a wgmma descriptor) can lay out: SWIZZLE_NONE (row-major), or SW32 / SW64 /
+// SW128 = Swizzle<1|2|3,4,3> on byte addresses with a row of at most 32 / 64 / 128 bytes (one box row), the
+// tile's base on the swizzle's repeat (256 / 512 / 1024 B, as offset 0 assumes). The certificate's "tma" family.
+bool tma_mode(const sim::arch_table& arch, const lds_layout& l);
 
 // All candidates of the allowed families for the request, unpriced, in the tie-break order.
 std::vector<lds_layout> candidate_layouts(const synth_request& r, const xor_analysis& x);

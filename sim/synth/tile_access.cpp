@@ -127,6 +127,8 @@ std::optional<std::string> check_side(const tile_side& s, const tile_shape& tile
              std::to_string(bytes) + " bytes per lane, not 1, 2, 4, 8 or 16";
     if (static_cast<int>(i.lanes.size()) != wave)
       return where + std::to_string(i.lanes.size()) + " lanes, the wave has " + std::to_string(wave);
+    if (i.weight < 0 || i.weight > 1'000'000)
+      return where + "weight " + std::to_string(i.weight) + " is not 0 to 10^6";
     for (std::size_t l = 0; l < i.lanes.size(); ++l) {
       const lane_coord c = i.lanes[l];
       if (!c.active()) continue;

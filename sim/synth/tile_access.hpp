@@ -22,7 +22,7 @@
 // (l, c): 4 instructions {(0,c) (1,c) (2,c) (3,c)}. Row-major, reader column 0 is bytes 0 16 32 48: banks
 // 0 4 8 12 of 16 banks, conflict-free; on 4 banks all four lanes hit bank 0 (4-way).
 //
-// INVARIANTS (check_side): every instruction has wave-size lanes; an active lane's vector lies inside the
+// INVARIANTS (check_side): every instruction has wave-size lanes and a weight of 0 to 10^6; an active lane's vector lies inside the
 // tile and starts at a multiple of `elems` (the hardware's natural alignment under any vector-keeping
 // layout); elems * elem_bytes is 1, 2, 4, 8 or 16 bytes.
 #pragma once
@@ -58,6 +58,7 @@ struct tile_instruction {
   sim::access_kind kind = sim::access_kind::load;
   int elems = 1;                     // elements per lane
   std::vector<lane_coord> lanes;     // one per lane of the wave
+  long long weight = 1;              // how often a kernel issues it: its wavefronts count weight times
 };
 
 // One side (the writer or the reader) of a tile.
