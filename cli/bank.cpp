@@ -3,6 +3,7 @@
 
 #include <cerrno>
 #include <charconv>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -107,7 +108,11 @@ int price_file(const std::vector<std::string>& args, const std::string& command,
     }
   }
   std::cout.write(out.data(), static_cast<std::streamsize>(out.size()));
-  if (reader.read_failed()) throw usage_error("reading '" + a.file + "' failed");
+  // std::cin reads through stdio: a read error there (stdin closed, a directory) shows in ferror, not in badbit.
+  const int read_errno = errno;
+  if (reader.read_failed() || (in == &std::cin && std::ferror(stdin)))
+    throw usage_error((a.file == "-" ? std::string("reading stdin") : "reading " + quoted(a.file, 256)) + " failed" +
+                      (read_errno ? std::string(": ") + std::strerror(read_errno) : std::string()));
   return malformed ? 2 : 0;
 }
 

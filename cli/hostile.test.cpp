@@ -155,7 +155,7 @@ TEST_CASE("prove --merge: malformed shard lists and shard numbers outside 1..N a
     INFO(edit.second);
     const std::string path = file_with(replaced(shard.out, edit.first, edit.second));
     const result r = run_tilesim({"prove", "--merge", path});
-    check_one_error(r, {"--merge: " + path + ": ", field});
+    check_one_error(r, {"--merge: '" + path + "': ", field});
     CHECK(r.err.find("internal error") == std::string::npos);
     unlink(path.c_str());
   }
@@ -236,7 +236,7 @@ TEST_CASE("encoding: an empty P or X is named as empty, not as too many componen
       "tile_distribution_encoding<sequence<1>, tuple<>, tuple<sequence<1>, sequence<1, 2>>, tuple<sequence<0>, "
       "sequence<2, 0>>, sequence<1, 2>, sequence<1, 1>>";
   const result x = run_tilesim({"encoding", "--encoding", no_x});
-  check_one_error(x, {"no X"});
+  check_one_error(x, {"no X dim"});
   CHECK(x.err.find("too many") == std::string::npos);
 }
 

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "sim/pricing/partial_checks.hpp"
 #include "sim/report/json_reader.hpp"
 
 namespace tilesim::sim {
@@ -88,7 +89,7 @@ std::string counts_json(const diagnostic_counts& f) {
 diagnostic_counts counts_of(const json_value& v) {
   const auto& c = v.items();
   if (c.size() != 6) throw std::invalid_argument("'found': expected 6 counts");
-  auto at = [&](int i) { return static_cast<std::size_t>(c[static_cast<std::size_t>(i)].integer()); };
+  auto at = [&](int i) { return static_cast<std::size_t>(integer_in(c[static_cast<std::size_t>(i)], "found", 0, std::int64_t{1} << 48)); };
   return {at(0), at(1), at(2), at(3), at(4), at(5)};
 }
 
@@ -178,23 +179,25 @@ partial_report parse_partial(const std::string& text) {
   partial_report p;
   for (const auto& [key, value] : v.at("meta").members()) p.meta[key] = value.text();
   p.arch = v.at("arch").text();
-  p.grid = static_cast<int>(v.at("grid").integer());
-  p.block = static_cast<int>(v.at("block").integer());
-  p.max_reports = static_cast<int>(v.at("max_reports").integer());
-  p.registers = static_cast<int>(v.at("registers").integer());
-  p.max_lds_bytes = static_cast<std::size_t>(v.at("max_lds_bytes").integer());
+  // Every number in the range its field can hold (partial_checks.hpp), before anything is sized by it.
+  p.grid = static_cast<int>(integer_in(v.at("grid"), "grid", 1, max_partial_grid));
+  p.block = static_cast<int>(integer_in(v.at("block"), "block", 1, 1024));
+  p.max_reports = static_cast<int>(integer_in(v.at("max_reports"), "max_reports", 0, 1 << 20));
+  p.registers = static_cast<int>(integer_in(v.at("registers"), "registers", 0, 255));
+  p.max_lds_bytes = static_cast<std::size_t>(integer_in(v.at("max_lds_bytes"), "max_lds_bytes", 0, std::int64_t{1} << 30));
   const json_value& res = v.at("residency");
-  p.res = {static_cast<int>(res.at("workgroups").integer()), static_cast<int>(res.at("processors").integer()),
-           res.at("limit").text()};
-  p.total_sets = v.at("total_sets").integer();
+  p.res = {static_cast<int>(integer_in(res.at("workgroups"), "residency.workgroups", 1, max_partial_grid)),
+           static_cast<int>(integer_in(res.at("processors"), "residency.processors", 1, 1 << 16)), res.at("limit").text()};
+  p.total_sets = integer_in(v.at("total_sets"), "total_sets", 1, p.grid);
   for (const json_value& range : v.at("sets").items()) {
     const auto& ab = range.items();
-    if (ab.size() != 2 || ab[0].integer() >= ab[1].integer()) throw std::invalid_argument("'sets': expected [first, last) ranges");
-    p.sets.emplace_back(ab[0].integer(), ab[1].integer());
+    if (ab.size() != 2) throw std::invalid_argument("'sets': expected [first, last) ranges");
+    const std::int64_t first = integer_in(ab[0], "sets", 0, p.total_sets - 1), last = integer_in(ab[1], "sets", first + 1, p.total_sets);
+    p.sets.emplace_back(first, last);
   }
   report_part& r = p.part;
-  r.workgroups = static_cast<int>(v.at("workgroups").integer());
-  r.waves_per_workgroup = static_cast<int>(v.at("waves_per_workgroup").integer());
+  r.workgroups = static_cast<int>(integer_in(v.at("workgroups"), "workgroups", 0, p.grid));
+  r.waves_per_workgroup = static_cast<int>(integer_in(v.at("waves_per_workgroup"), "waves_per_workgroup", 1, 1024));
   for (const json_value& c : v.at("workgroup_cycles").items()) r.workgroup_cycles.push_back(c.number());
   const json_value& slow = v.at("slowest");
   r.slowest_cycles = slow.at("cycles").number();
@@ -212,9 +215,11 @@ partial_report parse_partial(const std::string& text) {
     r.worst_lds.label = worst.at("label").text();
     r.worst_lds.kind = kind_of(worst.at("kind"));
     r.worst_lds.space = space_of(worst.at("space"));
-    r.worst_lds.width = static_cast<int>(worst.at("width").integer());
-    for (const json_value& a : worst.at("address").items())
-      r.worst_lds.address.push_back(a.integer() < 0 ? no_address : static_cast<address_t>(a.integer()));
+    r.worst_lds.width = static_cast<int>(integer_in(worst.at("width"), "worst.width", 1, 16));
+    for (const json_value& a : worst.at("address").items()) {
+      const std::int64_t x = integer_in(a, "worst.address", -1, std::int64_t{1} << 32);
+      r.worst_lds.address.push_back(x < 0 ? no_address : static_cast<address_t>(x));
+    }
   }
   for (const json_value& row : v.at("rows").items()) r.rows[row.at("key").text()] = row_of(row);
   for (const json_value& f : v.at("findings").items()) {
@@ -225,6 +230,7 @@ partial_report parse_partial(const std::string& text) {
   r.found = counts_of(v.at("found"));
   for (const json_value& g : v.at("grid_races").items()) p.grid_races.push_back(g.text());
   p.touches = grid_touch_map::parse(v.at("touches").text());
+  check_partial(p);
   return p;
 }
 
