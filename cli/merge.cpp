@@ -10,6 +10,7 @@
 #include "util/args.hpp"
 #include "cli/run_output.hpp"
 #include "cli/run_stream.hpp"
+#include "sim/pricing/partial_checks.hpp"
 #include "sim/pricing/partial_report.hpp"
 
 namespace tilesim::cli {
@@ -71,6 +72,7 @@ int merge_command(const std::vector<std::string>& all) {
     if (in.bad()) throw usage_error("merge: reading " + quoted(f, 256) + " failed");
     try {
       parts.push_back(sim::parse_partial(text.str()));
+      sim::check_partial(sim::arch_of(parts.back()), parts.back());
     } catch (const std::invalid_argument& e) {
       throw usage_error("merge: " + quoted(f, 256) + ": " + e.what());
     }

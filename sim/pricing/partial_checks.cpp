@@ -63,14 +63,16 @@ long long set_count(const arch_table& arch, long long grid, int resident) {
   return n;
 }
 
-void check_partial(const partial_report& p) {
-  const arch_table& arch = [&]() -> const arch_table& {
-    try {
-      return arch_named(p.arch);
-    } catch (const std::invalid_argument& e) {
-      refuse("arch", e.what());
-    }
-  }();
+const arch_table& arch_of(const partial_report& p) {
+  try {
+    return arch_named(p.arch);
+  } catch (const std::invalid_argument& e) {
+    refuse("arch", e.what());
+  }
+}
+
+void check_partial(const arch_table& arch, const partial_report& p) {
+  if (p.arch != arch.name) refuse("arch", "'" + p.arch + "', but the merge is on " + std::string(arch.name));
   if (p.res.processors < 1 || p.res.processors > arch.occupancy.processors)
     refuse("residency.processors", std::to_string(p.res.processors) + " is outside " +
                                        range_text(1, arch.occupancy.processors) + " (" + std::string(arch.name) + "'s processors)");

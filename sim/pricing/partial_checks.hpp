@@ -8,9 +8,8 @@
 //   every 'sets' range inside [0, total_sets), the ranges disjoint; 'workgroups' = the workgroups of those
 //   sets, one 'workgroup_cycles' entry each; waves_per_workgroup = ceil(block / wave size);
 //   the worst LDS access: a width the arch issues (1, 2, 4, 8, 16), one address per lane of its wave.
-// A partial that passes cannot make the merge allocate more than its grid, and the grid itself must be
-// covered by 'workgroup_cycles' entries across the partials (merge_partials checks the sum before it
-// allocates): a 4 KB file cannot claim a billion sets.
+// A partial that passes cannot make the merge allocate more than its grid's worth (at most max_partial_grid
+// set owners); every other size is the file's own (ranges, rows, cycles: one per item it spells out).
 //
 // WORKED EXAMPLE. A 4-workgroup copy on sm90 (132 SMs, 1 resident): total_sets must be 4; a file saying
 // "total_sets": 1000000000 is refused with "'total_sets': 1000000000, but grid 4 on sm90 with 1 resident
@@ -39,7 +38,11 @@ std::int64_t integer_in(const json_value& v, const std::string& field, std::int6
 // The number of sets plan_sets(arch, grid, resident) makes, without making them: 4 for grid 4 on sm90, 1 resident.
 long long set_count(const arch_table& arch, long long grid, int resident);
 
-// The cross-field checks of the essay on a parsed partial.
-void check_partial(const partial_report& p);
+// The arch table a partial names: arch_of(p) == arch_named(p.arch), or "'arch': unknown architecture ...".
+const arch_table& arch_of(const partial_report& p);
+
+// The cross-field checks of the essay on a parsed partial, against `arch` (the table p.arch names, or a test's
+// own table of that name): parse_partial checks each field alone; merge_partials calls this for every part.
+void check_partial(const arch_table& arch, const partial_report& p);
 
 }  // namespace tilesim::sim

@@ -2,6 +2,7 @@
 #include "sim/pricing/partial_report.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <stdexcept>
 #include <tuple>
@@ -91,6 +92,13 @@ diagnostic_counts counts_of(const json_value& v) {
   if (c.size() != 6) throw std::invalid_argument("'found': expected 6 counts");
   auto at = [&](int i) { return static_cast<std::size_t>(integer_in(c[static_cast<std::size_t>(i)], "found", 0, std::int64_t{1} << 48)); };
   return {at(0), at(1), at(2), at(3), at(4), at(5)};
+}
+
+// A cycle count or busy fraction: a finite number >= 0 ("1e999" reads as infinity and is refused).
+double cycles_of(const json_value& v, const std::string& field) {
+  const double x = v.number();
+  if (!std::isfinite(x) || x < 0) throw std::invalid_argument("'" + field + "': " + exact_double(x) + " is not a finite number >= 0");
+  return x;
 }
 
 bool same_plan(const residency& a, const residency& b) {
@@ -198,14 +206,14 @@ partial_report parse_partial(const std::string& text) {
   report_part& r = p.part;
   r.workgroups = static_cast<int>(integer_in(v.at("workgroups"), "workgroups", 0, p.grid));
   r.waves_per_workgroup = static_cast<int>(integer_in(v.at("waves_per_workgroup"), "waves_per_workgroup", 1, 1024));
-  for (const json_value& c : v.at("workgroup_cycles").items()) r.workgroup_cycles.push_back(c.number());
+  for (const json_value& c : v.at("workgroup_cycles").items()) r.workgroup_cycles.push_back(cycles_of(c, "workgroup_cycles"));
   const json_value& slow = v.at("slowest");
-  r.slowest_cycles = slow.at("cycles").number();
-  r.slowest_set = slow.at("set").integer();
-  r.issue_busy = slow.at("issue").number();
-  r.lds_busy = slow.at("lds").number();
-  r.global_load_busy = slow.at("global_load").number();
-  r.global_store_busy = slow.at("global_store").number();
+  r.slowest_cycles = cycles_of(slow.at("cycles"), "slowest.cycles");
+  r.slowest_set = integer_in(slow.at("set"), "slowest.set", -1, p.total_sets - 1);
+  r.issue_busy = cycles_of(slow.at("issue"), "slowest.issue");
+  r.lds_busy = cycles_of(slow.at("lds"), "slowest.lds");
+  r.global_load_busy = cycles_of(slow.at("global_load"), "slowest.global_load");
+  r.global_store_busy = cycles_of(slow.at("global_store"), "slowest.global_store");
   const json_value& worst = v.at("worst");
   if (!worst.is_null()) {
     r.worst_excess = worst.at("excess").integer();
@@ -230,7 +238,6 @@ partial_report parse_partial(const std::string& text) {
   r.found = counts_of(v.at("found"));
   for (const json_value& g : v.at("grid_races").items()) p.grid_races.push_back(g.text());
   p.touches = grid_touch_map::parse(v.at("touches").text());
-  check_partial(p);
   return p;
 }
 
@@ -241,6 +248,13 @@ merged_report merge_partials(const arch_table& arch, std::vector<partial_report>
     throw std::invalid_argument("partial " + std::to_string(i + 1) + " is of another run: its " + field + " is '" + mine +
                                 "', partial 1's '" + first + "'");
   };
+  for (std::size_t i = 0; i < parts.size(); ++i) {  // every number believed before the owner table is sized by one
+    try {
+      check_partial(arch, parts[i]);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument("partial " + std::to_string(i + 1) + ": " + e.what());
+    }
+  }
   std::vector<int> owner(static_cast<std::size_t>(std::max<long long>(0, a.total_sets)), -1);
   std::size_t max_lds = 0;
   for (std::size_t i = 0; i < parts.size(); ++i) {

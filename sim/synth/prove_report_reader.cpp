@@ -1,10 +1,10 @@
 // tilesim/sim/synth/prove_report_reader.cpp: parse_report (prove.hpp), a proof shard read and checked whole.
 //
 // A shard report comes back from another machine (a CI matrix job, a Slurm array task) and is believed only
-// when its fields agree with each other: shards in [1, 1000000] (as --shard allows), shard 0 (merged) or in
-// [1, shards], 'merged' a comma list of distinct shard numbers in [1, shards] (just the shard itself for an
-// unmerged one), counts >= 0 with held + failed + skipped = checked <= grid_points, a counterexample exactly
-// when something failed, at an index inside the grid. Anything else is std::invalid_argument naming the field
+// when its fields agree with each other: shards in [1, 1000000] (as --shard allows), 'merged' a comma list of
+// distinct shard numbers in [1, shards], shard 0 when it holds all of them, else one of them (the first);
+// counts >= 0 with held + failed + skipped = checked <= grid_points; a counterexample exactly when something
+// failed, at an index inside the grid. Anything else is std::invalid_argument naming the field
 // and the value: "'merged': '51' names shard 51 of 50".
 #include <set>
 #include <stdexcept>
@@ -80,8 +80,10 @@ prove_report parse_report(const std::string& text) {
     r.merged.push_back(s);
     at = comma + 1;
   }
-  if (r.shard != 0 && (r.merged.size() != 1 || r.merged[0] != r.shard))
-    refuse("merged", shown(merged) + ", but an unmerged report of shard " + std::to_string(r.shard) + " holds that shard alone");
+  if (r.shard != 0 && !seen.count(r.shard))
+    refuse("shard", std::to_string(r.shard) + " is not among the shards it holds ('merged': " + shown(merged) + ")");
+  if (r.shard == 0 && static_cast<int>(r.merged.size()) != r.shards)
+    refuse("shard", "0 (all shards merged), but 'merged' holds " + std::to_string(r.merged.size()) + " of " + std::to_string(r.shards));
   r.checked = integer_in(v, "checked", 0, max_points);
   if (r.checked > r.grid_points)
     refuse("grid_points", std::to_string(r.grid_points) + ", but " + std::to_string(r.checked) + " points were checked");
