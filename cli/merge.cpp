@@ -47,10 +47,12 @@ std::string merge_help() {
          "into the report the unsharded command prints, byte for byte: the partials must come from the same\n"
          "command and together cover every SM set of the grid once (any order).\n"
          "  --json       print the report as one JSON object instead of text\n"
-         "  --svg FILE   draw the bank heat map of the LDS instruction with the most excess wavefronts\n"
+         "  --svg FILE   draw the bank heat map of the LDS instruction with the most excess wavefronts (FILE: a\n"
+         "               new path or a regular file, replaced whole; - for stdout)\n"
+         "Every field of a partial is checked against its range, the others and the arch before anything is merged.\n"
          "exit codes: 0 success; 1 the merged result is wrong, or an internal error; 2 bad command line, an\n"
          "unreadable or malformed partial, partials of different runs, a missing or repeated slice (one line on\n"
-         "stderr naming the file and the problem).\n";
+         "stderr naming the file, the field and the value).\n";
 }
 
 int merge_command(const std::vector<std::string>& all) {
