@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -262,4 +263,38 @@ TEST_CASE("examples: a heat map that cannot be written still leaves the table on
   CHECK(errors[0].find("--svg-dir") != std::string::npos);
   CHECK(fs::is_directory(blocker));
   fs::remove_all(dir);
+}
+
+TEST_CASE("generated inputs: truncated and byte-flipped partials and shards give exit 0 or 2 with one error line") {
+  // The law of "Done when": whatever the file holds, merge and prove --merge answer it or refuse it in one line;
+  // never an internal error (exit 1 with a good result is impossible here: each mutation of a passing partial
+  // either still passes, is refused, or changes the result check, which is exit 1 with a report on stdout).
+  const result shard = run_tilesim({"prove", "cute", "--shard", "1/50", "--json"});
+  REQUIRE(shard.code == 0);
+  std::uint32_t state = 38;  // a fixed LCG: the same mutations every run
+  auto next = [&state] { return state = state * 1664525u + 1013904223u; };
+  for (const auto& [command, good] : {std::pair<std::string, std::string>{"merge", whole_partial()},
+                                      std::pair<std::string, std::string>{"prove", shard.out}}) {
+    for (int k = 0; k < 60; ++k) {
+      std::string text = good;
+      if (k % 2 == 0) {
+        text.resize(next() % good.size());  // cut anywhere
+      } else {
+        for (int flips = 0; flips < 3; ++flips) text[next() % text.size()] = static_cast<char>(next() % 256);
+      }
+      const std::string path = file_with(text);
+      const result r = command == "merge" ? run_tilesim({"merge", path}) : run_tilesim({"prove", "--merge", path});
+      INFO(command << " mutation " << k << " (reproduce: keep " << path << ")");
+      CHECK(r.code != -1);
+      CHECK(r.err.find("internal error") == std::string::npos);
+      if (r.code == 2) {
+        CHECK(lines(r.err).size() == 1);
+        CHECK(r.err.rfind("tilesim: error: ", 0) == 0);
+      } else {
+        CHECK(r.code <= 1);
+        CHECK(r.err.empty());
+      }
+      if (r.code != -1 && r.err.find("internal error") == std::string::npos) unlink(path.c_str());  // else kept to reproduce
+    }
+  }
 }
