@@ -771,7 +771,7 @@ TEST_CASE("encoding --svg: refused for non-2-D tiles and unwritable paths; a fai
   check_rejected({"encoding", "docs-4x4", "--svg", "/nonexistent-dir/x.svg"},
                  {"--svg: cannot write '/nonexistent-dir/x.svg': No such file or directory"});
   const char* tmp = std::getenv("TMPDIR");
-  check_rejected({"encoding", "docs-4x4", "--svg", tmp ? tmp : "/tmp"}, {"--svg: cannot write", "Is a directory"});
+  check_rejected({"encoding", "docs-4x4", "--svg", tmp ? tmp : "/tmp"}, {"--svg: ", "is not a regular file (a directory)"});
   unlink(path.c_str());
 }
 

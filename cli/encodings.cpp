@@ -414,6 +414,12 @@ class ck_parser {
     if (ym.size() != yn.size())
       throw usage_error("--encoding: Ys2RHsMajor has " + std::to_string(ym.size()) + " entries but Ys2RHsMinor " +
                         std::to_string(yn.size()));
+    // Empty lists are named as such (spec/'s capacity rule would call them "too many components").
+    if (hs.empty()) throw usage_error("--encoding: there is no X dim (the tuple of Hs is empty)");
+    for (std::size_t i = 0; i < hs.size(); ++i)
+      if (hs[i].empty()) throw usage_error("--encoding: X" + std::to_string(i) + "'s H sequence is empty (sequence<>)");
+    for (std::size_t p = 0; p < pm.size(); ++p)
+      if (pm[p].empty()) throw usage_error("--encoding: P" + std::to_string(p) + " is empty (sequence<> in Ps2RHssMajor)");
     const auto count = [](std::size_t n) { return static_cast<index_t>(n); };
     constexpr std::size_t cap = enc::max_components;
     if (pm.size() > enc::max_p)

@@ -67,6 +67,7 @@ int run_examples_command(const std::vector<std::string>& given) {
   const bool terminal = isatty(STDERR_FILENO) == 1;
   std::vector<examples::summary_row> rows;
   int svgs = 0;
+  std::optional<std::string> svg_error;  // the first heat map that could not be written: no more are tried
   for (std::size_t i = 0; i < chosen.size(); ++i) {
     const examples::variant& v = chosen[i];
     const std::string total = std::to_string(chosen.size());
@@ -77,10 +78,14 @@ int run_examples_command(const std::vector<std::string>& given) {
     else std::cerr << progress << "\n";
     rows.push_back(examples::summarize(v, v.run()));
     const examples::summary_row& r = rows.back();
-    if (!no_svg && r.report.has_worst_lds) {
-      write_file_replacing((std::filesystem::path(svg_dir) / examples::heat_map_file_name(r)).string(),
-                           sim::bank_heat_map_svg(sim::arch_named(r.arch), r.report.worst_lds), "--svg-dir");
-      ++svgs;
+    if (!no_svg && r.report.has_worst_lds && !svg_error) {
+      try {
+        write_file_replacing((std::filesystem::path(svg_dir) / examples::heat_map_file_name(r)).string(),
+                             sim::bank_heat_map_svg(sim::arch_named(r.arch), r.report.worst_lds), "--svg-dir");
+        ++svgs;
+      } catch (const usage_error& e) {
+        svg_error = e.what();  // the table still comes; the error line and exit 2 after it
+      }
     }
   }
   if (terminal) std::cerr << "\r\033[K" << std::flush;
@@ -91,6 +96,10 @@ int run_examples_command(const std::vector<std::string>& given) {
   std::cout << "\n" << rows.size() << " variants: " << rows.size() - failed << " passed, " << failed << " failed";
   if (!no_svg) std::cout << "; " << svgs << " bank heat maps in " << svg_dir << "/";
   std::cout << "\n";
+  if (svg_error) {
+    std::cout.flush();
+    throw usage_error(*svg_error);
+  }
   return failed ? 1 : 0;
 }
 

@@ -10,17 +10,32 @@
 #include "util/args.hpp"
 #include "cli/run_output.hpp"
 #include "cli/run_stream.hpp"
+#include "sim/pricing/partial_checks.hpp"
 #include "sim/pricing/partial_report.hpp"
 
 namespace tilesim::cli {
 
 namespace {
 
-// A meta field every partial of `tilesim run` has; usage_error naming the file when it is missing.
-const std::string& field(const std::map<std::string, std::string>& meta, const std::string& key, const std::string& file) {
-  const auto it = meta.find(key);
-  if (it == meta.end()) throw usage_error("merge: " + file + ": the partial has no '" + key + "' (not from tilesim run)");
-  return it->second;
+// The meta fields `tilesim run` writes (run_stream.cpp), each required: anything else is not its partial.
+void check_meta(const std::map<std::string, std::string>& meta, const std::string& file) {
+  const std::string where = "merge: " + quoted(file, 256) + ": ";
+  for (const char* key : {"command", "program", "result_right", "result_wrong", "elements", "checked", "exact"})
+    if (!meta.count(key)) throw usage_error(where + "'meta." + key + "' is missing (not a partial of tilesim run)");
+  for (const auto& [key, value] : meta)
+    if (key != "command" && key != "program" && key != "result_right" && key != "result_wrong" && key != "elements" &&
+        key != "checked" && key != "exact")
+      throw usage_error(where + "'meta." + key + "' is not a field of tilesim run's partials");
+  auto count = [&](const char* key) {
+    const std::string& v = meta.at(key);
+    const bool digits = !v.empty() && v.size() <= 18 && v.find_first_not_of("0123456789") == std::string::npos;
+    if (!digits) throw usage_error(where + "'meta." + key + "': " + quoted(v) + " is not a count (0, 1, 2, ...)");
+    return std::stoll(v);
+  };
+  if (count("checked") > count("elements"))
+    throw usage_error(where + "'meta.checked': " + meta.at("checked") + " is more than 'meta.elements' " + meta.at("elements"));
+  if (meta.at("exact") != "yes" && meta.at("exact") != "no")
+    throw usage_error(where + "'meta.exact': " + quoted(meta.at("exact")) + " is not yes or no");
 }
 
 }  // namespace
@@ -32,10 +47,12 @@ std::string merge_help() {
          "into the report the unsharded command prints, byte for byte: the partials must come from the same\n"
          "command and together cover every SM set of the grid once (any order).\n"
          "  --json       print the report as one JSON object instead of text\n"
-         "  --svg FILE   draw the bank heat map of the LDS instruction with the most excess wavefronts\n"
+         "  --svg FILE   draw the bank heat map of the LDS instruction with the most excess wavefronts (FILE: a\n"
+         "               new path or a regular file, replaced whole; - for stdout)\n"
+         "Every field of a partial is checked against its range, the others and the arch before anything is merged.\n"
          "exit codes: 0 success; 1 the merged result is wrong, or an internal error; 2 bad command line, an\n"
          "unreadable or malformed partial, partials of different runs, a missing or repeated slice (one line on\n"
-         "stderr naming the file and the problem).\n";
+         "stderr naming the file, the field and the value).\n";
 }
 
 int merge_command(const std::vector<std::string>& all) {
@@ -49,17 +66,22 @@ int merge_command(const std::vector<std::string>& all) {
   if (files.empty()) throw usage_error("merge: no partial reports given (see tilesim merge --help)");
   std::vector<sim::partial_report> parts;
   for (const std::string& f : files) {
-    if (f.rfind("--", 0) == 0) throw usage_error("merge: unknown option " + f + " (its options: --json --svg)");
+    if (f.rfind("--", 0) == 0) throw usage_error("merge: unknown option " + quoted(f) + " (its options: --json --svg)");
     std::ifstream in(f);
-    if (!in) throw usage_error("merge: cannot read '" + f + "'");
+    if (!in) throw usage_error("merge: cannot read " + quoted(f, 256));
     std::stringstream text;
     text << in.rdbuf();
+    if (in.bad()) throw usage_error("merge: reading " + quoted(f, 256) + " failed");
     try {
       parts.push_back(sim::parse_partial(text.str()));
+      sim::check_partial(sim::arch_of(parts.back()), parts.back());
     } catch (const std::invalid_argument& e) {
-      throw usage_error("merge: " + f + ": " + e.what());
+      throw usage_error("merge: " + quoted(f, 256) + ": " + e.what());
     }
-    for (const char* key : {"program", "result_right", "result_wrong", "elements", "checked", "exact"}) field(parts.back().meta, key, f);
+    check_meta(parts.back().meta, f);
+    if (parts.back().meta.at("elements") != parts.front().meta.at("elements"))
+      throw usage_error("merge: " + quoted(f, 256) + ": 'meta.elements' " + parts.back().meta.at("elements") + " differs from the first partial's " +
+                        parts.front().meta.at("elements"));
   }
   const sim::arch_table& arch = [&]() -> const sim::arch_table& {
     try {

@@ -79,13 +79,13 @@ int run_prove_command(const std::vector<std::string>& all) {
       std::vector<synth::prove_report> parts;
       for (const std::string& f : args) {
         std::ifstream in(f);
-        if (!in) throw usage_error("--merge: cannot read '" + f + "'");
+        if (!in) throw usage_error("--merge: cannot read " + quoted(f, 256));
         std::stringstream text;
         text << in.rdbuf();
         try {
           parts.push_back(synth::parse_report(text.str()));
         } catch (const std::invalid_argument& e) {
-          throw usage_error("--merge: " + f + ": " + e.what());
+          throw usage_error("--merge: " + quoted(f, 256) + ": " + e.what());
         }
       }
       return print_report(synth::merge_reports(parts), json);

@@ -77,8 +77,10 @@ sim::simulation run_typed(const sim::arch_table& arch, const sim::launch& l, pro
 // programs::reference_gemm's products, its rows on `jobs` threads and each dot product in four running sums:
 // gemm_input's operands are integers in [-2, 2], so every partial sum is an exact integer in any order and C is
 // bit for bit reference_gemm's (its header says why).
+// `need` (when given) marks the elements of C to compute; the others stay 0 (a sampled or sliced run checks only
+// what its workgroups wrote, so its host reference costs what they wrote, not m*n*k).
 std::vector<float> reference_gemm(const programs::gemm_params& p, const std::vector<float>& a, const std::vector<float>& b,
-                                  int jobs) {
+                                  int jobs, const std::vector<char>* need = nullptr) {
   std::vector<float> c(static_cast<std::size_t>(p.m * p.n));
   const index_t workers = std::clamp<index_t>(jobs > 0 ? jobs : sim::usable_cores(), 1, p.m);
   {
@@ -87,6 +89,7 @@ std::vector<float> reference_gemm(const programs::gemm_params& p, const std::vec
       threads.emplace_back([&, w] {
         for (index_t i = w; i < p.m; i += workers)
           for (index_t j = 0; j < p.n; ++j) {
+            if (need && !(*need)[static_cast<std::size_t>(i * p.n + j)]) continue;
             const float* x = a.data() + i * p.k;
             const float* y = b.data() + j * p.k;
             double s[4] = {0, 0, 0, 0};
@@ -145,7 +148,19 @@ int run_gemm_command(std::vector<std::string> args, bool json, const std::option
     p.c = mem.add<float>("c", p.m * p.n, std::numeric_limits<float>::quiet_NaN());
     return sim::simulate(arch, l, std::move(mem), [&p](sim::thread_context& ctx) { programs::gemm_tile(ctx, p); }, so);
   });
-  const result_check check = check_output<float>(s, p.c, reference_gemm(p, a, b, h.jobs), !h.workgroups);
+  // A whole unsampled run checks every element; otherwise only the ones its workgroups wrote need a reference.
+  std::vector<char> need;
+  if (h.workgroups || s.sample) {
+    need.assign(static_cast<std::size_t>(p.m * p.n), 0);
+    const sim::address_t base = s.memory.info(p.c).base, end = base + sizeof(float) * need.size();
+    for (const auto& [lo, hi] : s.touches.written()) {  // the elements check_output compares, the same way
+      if (hi <= base || lo >= end) continue;
+      for (sim::address_t i = (std::max(lo, base) - base) / sizeof(float); i < (std::min(hi, end) - base + sizeof(float) - 1) / sizeof(float); ++i)
+        need[static_cast<std::size_t>(i)] = 1;
+    }
+  }
+  const result_check check =
+      check_output<float>(s, p.c, reference_gemm(p, a, b, h.jobs, need.empty() ? nullptr : &need), !h.workgroups);
   std::ostringstream line;
   line << "program gemm: C (" << p.m << " x " << p.n << ") = A (" << p.m << " x " << p.k << ") * B^T (B " << p.n
        << " x " << p.k << "), fp32, 64 x 64 block tiles, K steps of 32, LDS " << layout << "; " << l.block

@@ -218,6 +218,14 @@ std::string without_prefix(const std::string& s) {
   return s.rfind(prefix, 0) == 0 ? s.substr(prefix.size()) : s;
 }
 
+// An exception's text as the rest of one error line: the "tilesim: " prefixes of wrapped errors (a program's
+// own, spec/'s) dropped, since the line has one already; control characters escaped; cut after 2000 bytes.
+std::string error_text(const std::string& what) {
+  std::string s = what;
+  for (std::size_t at; (at = s.find("tilesim: ")) != std::string::npos;) s.erase(at, 9);
+  return escaped(s, 2000);
+}
+
 }  // namespace
 }  // namespace tilesim::cli
 
@@ -231,11 +239,11 @@ int main(int argc, char** argv) {
     }
     return rc;
   } catch (const usage_error& e) {
-    std::cerr << "tilesim: error: " << e.what() << '\n';
+    std::cerr << "tilesim: error: " << error_text(e.what()) << '\n';
   } catch (const tilesim::spec_error& e) {
-    std::cerr << "tilesim: error: spec/ rejects the parameters: " << without_prefix(e.what()) << '\n';
+    std::cerr << "tilesim: error: spec/ rejects the parameters: " << error_text(without_prefix(e.what())) << '\n';
   } catch (const std::exception& e) {
-    std::cerr << "tilesim: internal error: " << e.what() << '\n';
+    std::cerr << "tilesim: internal error: " << error_text(e.what()) << '\n';
     return 1;
   } catch (...) {
     std::cerr << "tilesim: internal error: unknown exception\n";

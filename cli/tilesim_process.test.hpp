@@ -57,13 +57,11 @@ inline std::string without_sanitizer_notes(const std::string& err) {
   return out;
 }
 
-// Runs $TILESIM with `args`, stdin read from `input`.
-inline result run_tilesim(const std::vector<std::string>& args, const std::string& input = "") {
+// Runs $TILESIM with `args`, stdin opened from `stdin_path` (a file, or "/" for a read error).
+inline result run_tilesim_stdin_from(const std::vector<std::string>& args, const std::string& stdin_path) {
   const char* exe = std::getenv("TILESIM");
   REQUIRE_MESSAGE(exe != nullptr, "set TILESIM to the tilesim binary (meson test does)");
-  const std::string in_path = temp_path("tilesim-in"), out_path = temp_path("tilesim-out"),
-                    err_path = temp_path("tilesim-err");
-  std::ofstream(in_path) << input;
+  const std::string in_path = stdin_path, out_path = temp_path("tilesim-out"), err_path = temp_path("tilesim-err");
   std::vector<std::string> argv_s = {exe};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   std::vector<char*> argv;
@@ -84,7 +82,16 @@ inline result run_tilesim(const std::vector<std::string>& args, const std::strin
   r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   r.out = slurp(out_path);
   r.err = without_sanitizer_notes(slurp(err_path));
-  for (const std::string& p : {in_path, out_path, err_path}) unlink(p.c_str());
+  for (const std::string& p : {out_path, err_path}) unlink(p.c_str());
+  return r;
+}
+
+// Runs $TILESIM with `args`, stdin read from `input`.
+inline result run_tilesim(const std::vector<std::string>& args, const std::string& input = "") {
+  const std::string in_path = temp_path("tilesim-in");
+  std::ofstream(in_path) << input;
+  const result r = run_tilesim_stdin_from(args, in_path);
+  unlink(in_path.c_str());
   return r;
 }
 

@@ -8,6 +8,7 @@ bash scripts/setup.sh || exit 2
 jobs=$(nproc)
 status=0
 builds=()
+multiplier=1  # meson test's --timeout-multiplier: each test() states its -O1 budget; the sanitizer build gets 3x
 run_suite() {  # run_suite [--needed] DIR SUITES...: build everything (or, --needed, what the suites' tests need), test
   local needed=0
   if [ "$1" = --needed ]; then needed=1; shift; fi
@@ -19,7 +20,7 @@ run_suite() {  # run_suite [--needed] DIR SUITES...: build everything (or, --nee
     mapfile -t targets < <(python3 scripts/suite_targets.py "$dir" "$@")  # none listed: ninja builds everything
   fi
   ninja -C "$dir" -j "$jobs" "${targets[@]}" >"$dir.build.log" 2>&1 || { cat "$dir.build.log"; echo "build of $dir failed"; status=1; return; }
-  meson test -C "$dir" --no-rebuild --print-errorlogs "${args[@]}" || status=1
+  meson test -C "$dir" --no-rebuild --print-errorlogs --timeout-multiplier "$multiplier" "${args[@]}" || status=1
   builds+=("$dir")
 }
 # The ASan+UBSan build leaves out the Python module (-Dpython=disabled): the interpreter that would load it is not
@@ -32,7 +33,7 @@ run_suite build unit props
 [ -f build-asan/build.ninja ] || meson setup build-asan --wrap-mode=nodownload -Db_sanitize=address,undefined \
   -Db_lundef=false -Dbench=disabled -Dgpu=disabled -Damd=disabled -Dpython=disabled -Doptimization=1 -Ddebug=false \
   "-Dcpp_args=-g1 -fno-sanitize-recover=all" >/dev/null || exit 2
-run_suite build-asan unit props
+multiplier=3 run_suite build-asan unit props
 [ -f build-clang/build.ninja ] || CXX=clang++ meson setup build-clang --wrap-mode=nodownload -Dbench=disabled -Dgpu=disabled -Damd=disabled \
   "${test_flags[@]}" >/dev/null || exit 2
 run_suite --needed build-clang unit  # the clang build checks that everything tested compiles and passes

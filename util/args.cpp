@@ -9,8 +9,25 @@
 
 namespace tilesim::cli {
 
+std::string escaped(std::string_view text, std::size_t max) {
+  static const char* const hex = "0123456789abcdef";
+  std::string out;
+  for (std::size_t i = 0; i < text.size() && i < max; ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c == '\n') out += "\\n";
+    else if (c == '\t') out += "\\t";
+    else if (c == '\r') out += "\\r";
+    else if (c < 0x20 || c == 0x7f) out += std::string("\\x") + hex[c >> 4] + hex[c & 15];
+    else out += static_cast<char>(c);  // UTF-8 bytes stay: a name in another script is still readable
+  }
+  if (text.size() > max) out += "... (" + std::to_string(text.size()) + " bytes)";
+  return out;
+}
+
+std::string quoted(std::string_view value, std::size_t max) { return "'" + escaped(value, max) + "'"; }
+
 std::int64_t parse_int(std::string_view text, std::string_view what) {
-  const std::string shown = "'" + std::string(text) + "'";
+  const std::string shown = quoted(text);
   if (text.empty()) throw usage_error(std::string(what) + ": the value is empty, expected an integer");
   std::int64_t value = 0;
   const char* first = text.data();
@@ -63,7 +80,7 @@ options parse_options(const std::vector<std::string>& args, const std::vector<op
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
     if (arg.rfind("--", 0) != 0 || arg.size() == 2)
-      throw usage_error("unexpected argument '" + arg + "' for " + std::string(context) +
+      throw usage_error("unexpected argument " + quoted(arg) + " for " + std::string(context) +
                         " (options look like --name VALUE)");
     std::string name = arg.substr(2), value;
     bool has_value = false;
@@ -76,7 +93,7 @@ options parse_options(const std::vector<std::string>& args, const std::vector<op
     for (const option_spec& s : specs)
       if (s.name == name) spec = &s;
     if (!spec)
-      throw usage_error("unknown option --" + name + " for " + std::string(context) +
+      throw usage_error("unknown option --" + escaped(name) + " for " + std::string(context) +
                         " (its options: " + known_names() + ")");
     if (out.given_.count(name)) throw usage_error("option --" + name + " is given twice");
     if (!has_value) {
@@ -93,7 +110,7 @@ options parse_options(const std::vector<std::string>& args, const std::vector<op
       if (!ok) {
         std::string list;
         for (const std::string& c : spec->choices) list += (list.empty() ? "" : "|") + c;
-        throw usage_error(what + ": '" + value + "' is not one of " + list);
+        throw usage_error(what + ": " + quoted(value) + " is not one of " + list);
       }
       out.words_[name] = value;
     } else {

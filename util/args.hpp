@@ -26,6 +26,12 @@ struct usage_error : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// `text` fit for one error line: control characters (< 0x20, 0x7f) escaped (\n, \t, \x1b), cut after
+// `max` bytes with the full size said: escaped("a\nb") == "a\\nb", escaped(100 KB of 'r') == "rrr... (102400 bytes)".
+std::string escaped(std::string_view text, std::size_t max = 64);
+// escaped(value) in single quotes, as error lines show values: quoted("4\nx") == "'4\\nx'".
+std::string quoted(std::string_view value, std::size_t max = 64);
+
 // "123" -> 123, "-3" -> -3; anything else throws usage_error naming `what` (e.g. "option --rows").
 std::int64_t parse_int(std::string_view text, std::string_view what);
 

@@ -2,10 +2,12 @@
 #include "sim/pricing/partial_report.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <stdexcept>
 #include <tuple>
 
+#include "sim/pricing/partial_checks.hpp"
 #include "sim/report/json_reader.hpp"
 
 namespace tilesim::sim {
@@ -88,8 +90,15 @@ std::string counts_json(const diagnostic_counts& f) {
 diagnostic_counts counts_of(const json_value& v) {
   const auto& c = v.items();
   if (c.size() != 6) throw std::invalid_argument("'found': expected 6 counts");
-  auto at = [&](int i) { return static_cast<std::size_t>(c[static_cast<std::size_t>(i)].integer()); };
+  auto at = [&](int i) { return static_cast<std::size_t>(integer_in(c[static_cast<std::size_t>(i)], "found", 0, std::int64_t{1} << 48)); };
   return {at(0), at(1), at(2), at(3), at(4), at(5)};
+}
+
+// A cycle count or busy fraction: a finite number >= 0 ("1e999" reads as infinity and is refused).
+double cycles_of(const json_value& v, const std::string& field) {
+  const double x = v.number();
+  if (!std::isfinite(x) || x < 0) throw std::invalid_argument("'" + field + "': " + exact_double(x) + " is not a finite number >= 0");
+  return x;
 }
 
 bool same_plan(const residency& a, const residency& b) {
@@ -178,31 +187,33 @@ partial_report parse_partial(const std::string& text) {
   partial_report p;
   for (const auto& [key, value] : v.at("meta").members()) p.meta[key] = value.text();
   p.arch = v.at("arch").text();
-  p.grid = static_cast<int>(v.at("grid").integer());
-  p.block = static_cast<int>(v.at("block").integer());
-  p.max_reports = static_cast<int>(v.at("max_reports").integer());
-  p.registers = static_cast<int>(v.at("registers").integer());
-  p.max_lds_bytes = static_cast<std::size_t>(v.at("max_lds_bytes").integer());
+  // Every number in the range its field can hold (partial_checks.hpp), before anything is sized by it.
+  p.grid = static_cast<int>(integer_in(v.at("grid"), "grid", 1, max_partial_grid));
+  p.block = static_cast<int>(integer_in(v.at("block"), "block", 1, 1024));
+  p.max_reports = static_cast<int>(integer_in(v.at("max_reports"), "max_reports", 0, 1 << 20));
+  p.registers = static_cast<int>(integer_in(v.at("registers"), "registers", 0, 255));
+  p.max_lds_bytes = static_cast<std::size_t>(integer_in(v.at("max_lds_bytes"), "max_lds_bytes", 0, std::int64_t{1} << 30));
   const json_value& res = v.at("residency");
-  p.res = {static_cast<int>(res.at("workgroups").integer()), static_cast<int>(res.at("processors").integer()),
-           res.at("limit").text()};
-  p.total_sets = v.at("total_sets").integer();
+  p.res = {static_cast<int>(integer_in(res.at("workgroups"), "residency.workgroups", 1, max_partial_grid)),
+           static_cast<int>(integer_in(res.at("processors"), "residency.processors", 1, 1 << 16)), res.at("limit").text()};
+  p.total_sets = integer_in(v.at("total_sets"), "total_sets", 1, p.grid);
   for (const json_value& range : v.at("sets").items()) {
     const auto& ab = range.items();
-    if (ab.size() != 2 || ab[0].integer() >= ab[1].integer()) throw std::invalid_argument("'sets': expected [first, last) ranges");
-    p.sets.emplace_back(ab[0].integer(), ab[1].integer());
+    if (ab.size() != 2) throw std::invalid_argument("'sets': expected [first, last) ranges");
+    const std::int64_t first = integer_in(ab[0], "sets", 0, p.total_sets - 1), last = integer_in(ab[1], "sets", first + 1, p.total_sets);
+    p.sets.emplace_back(first, last);
   }
   report_part& r = p.part;
-  r.workgroups = static_cast<int>(v.at("workgroups").integer());
-  r.waves_per_workgroup = static_cast<int>(v.at("waves_per_workgroup").integer());
-  for (const json_value& c : v.at("workgroup_cycles").items()) r.workgroup_cycles.push_back(c.number());
+  r.workgroups = static_cast<int>(integer_in(v.at("workgroups"), "workgroups", 0, p.grid));
+  r.waves_per_workgroup = static_cast<int>(integer_in(v.at("waves_per_workgroup"), "waves_per_workgroup", 1, 1024));
+  for (const json_value& c : v.at("workgroup_cycles").items()) r.workgroup_cycles.push_back(cycles_of(c, "workgroup_cycles"));
   const json_value& slow = v.at("slowest");
-  r.slowest_cycles = slow.at("cycles").number();
-  r.slowest_set = slow.at("set").integer();
-  r.issue_busy = slow.at("issue").number();
-  r.lds_busy = slow.at("lds").number();
-  r.global_load_busy = slow.at("global_load").number();
-  r.global_store_busy = slow.at("global_store").number();
+  r.slowest_cycles = cycles_of(slow.at("cycles"), "slowest.cycles");
+  r.slowest_set = integer_in(slow.at("set"), "slowest.set", -1, p.total_sets - 1);
+  r.issue_busy = cycles_of(slow.at("issue"), "slowest.issue");
+  r.lds_busy = cycles_of(slow.at("lds"), "slowest.lds");
+  r.global_load_busy = cycles_of(slow.at("global_load"), "slowest.global_load");
+  r.global_store_busy = cycles_of(slow.at("global_store"), "slowest.global_store");
   const json_value& worst = v.at("worst");
   if (!worst.is_null()) {
     r.worst_excess = worst.at("excess").integer();
@@ -212,9 +223,11 @@ partial_report parse_partial(const std::string& text) {
     r.worst_lds.label = worst.at("label").text();
     r.worst_lds.kind = kind_of(worst.at("kind"));
     r.worst_lds.space = space_of(worst.at("space"));
-    r.worst_lds.width = static_cast<int>(worst.at("width").integer());
-    for (const json_value& a : worst.at("address").items())
-      r.worst_lds.address.push_back(a.integer() < 0 ? no_address : static_cast<address_t>(a.integer()));
+    r.worst_lds.width = static_cast<int>(integer_in(worst.at("width"), "worst.width", 1, 16));
+    for (const json_value& a : worst.at("address").items()) {
+      const std::int64_t x = integer_in(a, "worst.address", -1, std::int64_t{1} << 32);
+      r.worst_lds.address.push_back(x < 0 ? no_address : static_cast<address_t>(x));
+    }
   }
   for (const json_value& row : v.at("rows").items()) r.rows[row.at("key").text()] = row_of(row);
   for (const json_value& f : v.at("findings").items()) {
@@ -235,6 +248,13 @@ merged_report merge_partials(const arch_table& arch, std::vector<partial_report>
     throw std::invalid_argument("partial " + std::to_string(i + 1) + " is of another run: its " + field + " is '" + mine +
                                 "', partial 1's '" + first + "'");
   };
+  for (std::size_t i = 0; i < parts.size(); ++i) {  // every number believed before the owner table is sized by one
+    try {
+      check_partial(arch, parts[i]);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument("partial " + std::to_string(i + 1) + ": " + e.what());
+    }
+  }
   std::vector<int> owner(static_cast<std::size_t>(std::max<long long>(0, a.total_sets)), -1);
   std::size_t max_lds = 0;
   for (std::size_t i = 0; i < parts.size(); ++i) {

@@ -51,7 +51,7 @@ partial_report make_partial(const arch_table& arch, const launch& config, int re
                             std::map<std::string, std::string> meta);
 
 // One JSON object (schema "tilesim.program-partial/1"), and its reader (throws std::invalid_argument naming the
-// field that is missing or malformed).
+// field that is missing, malformed or outside its range; the checks across fields: partial_checks.hpp).
 std::string to_json(const partial_report& p);
 partial_report parse_partial(const std::string& text);
 
@@ -62,7 +62,8 @@ struct merged_report {
   byte_ranges cross_races;  // bytes racing between workgroups of different shards
 };
 
-// The whole grid's report from partials of one run that cover every set once (any order).
+// The whole grid's report from partials of one run that cover every set once (any order); each part passes
+// check_partial(arch, part) before anything is sized by it.
 merged_report merge_partials(const arch_table& arch, std::vector<partial_report> parts);
 
 }  // namespace tilesim::sim

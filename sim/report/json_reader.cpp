@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
+#include <unordered_set>
 
 namespace tilesim::sim {
 
@@ -71,11 +72,11 @@ class json_parser {
       ++at_;
       v.kind_ = json_value::type::object;
       if (take('}')) return v;
+      std::unordered_set<std::string> seen;  // the duplicate check in constant time per member: linear reading
       do {
         space();
         std::string key = string();
-        for (const auto& m : v.members_)
-          if (m.first == key) fail("member '" + key + "' given twice");
+        if (!seen.insert(key).second) fail("member '" + key + "' given twice");
         expect(':');
         json_value item = value(depth + 1);
         item.name_ = key;

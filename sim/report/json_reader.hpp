@@ -10,7 +10,8 @@
 //   json_value v = parse_json(R"({"grid": 8, "sets": [[0, 3]], "name": "a\u00e9"})");
 //   v.at("grid").integer() == 8;  v.at("sets").items()[0].items()[1].integer() == 3;  v.at("name").text() == "a\xc3\xa9"
 //
-// INVARIANTS: anything but one value and whitespace is refused with the byte offset; depth is capped (256).
+// INVARIANTS: anything but one value and whitespace is refused with the byte offset; depth is capped (256);
+// reading is linear in the text's size (the duplicate-name check is a hash set, issue 38).
 #pragma once
 
 #include <cstdint>

@@ -92,38 +92,6 @@ std::string json_string(const std::string& s) {
   return o + "\"";
 }
 
-// The raw text after `"key": ` in a report.
-std::size_t value_at(const std::string& t, const std::string& key) {
-  const std::string k = "\"" + key + "\": ";
-  const std::size_t p = t.find(k);
-  if (p == std::string::npos) throw std::invalid_argument("not a prove report: no \"" + key + "\"");
-  return p + k.size();
-}
-long long number_of(const std::string& t, const std::string& key) {
-  const std::size_t p = value_at(t, key);
-  try {
-    return std::stoll(t.substr(p, 24));
-  } catch (const std::exception&) {
-    throw std::invalid_argument("not a prove report: \"" + key + "\" is not a number");
-  }
-}
-std::optional<std::string> string_of(const std::string& t, const std::string& key) {
-  std::size_t p = value_at(t, key);
-  if (t.compare(p, 4, "null") == 0) return std::nullopt;
-  if (t[p] != '"') throw std::invalid_argument("not a prove report: \"" + key + "\" is not a string");
-  std::string s;
-  for (++p; p < t.size() && t[p] != '"'; ++p) {
-    if (t[p] == '\\' && p + 1 < t.size()) {
-      ++p;
-      s += t[p] == 'n' ? '\n' : t[p];
-    } else {
-      s += t[p];
-    }
-  }
-  if (p >= t.size()) throw std::invalid_argument("not a prove report: \"" + key + "\" is not terminated");
-  return s;
-}
-
 }  // namespace
 
 long long claim::points() const {
@@ -339,29 +307,7 @@ std::string to_json(const prove_report& r) {
   return s.str();
 }
 
-prove_report parse_report(const std::string& t) {
-  prove_report r;
-  // Reports written before issue 16 have no schema field; any other version is not this format.
-  if (const auto schema = t.find("\"schema\": ") == std::string::npos ? std::nullopt : string_of(t, "schema");
-      schema && *schema != prove_schema)
-    throw std::invalid_argument("a prove report of schema \"" + *schema + "\" (this tilesim reads " + prove_schema + ")");
-  r.claim = string_of(t, "claim").value_or("");
-  r.fingerprint = string_of(t, "fingerprint").value_or("");
-  r.grid_points = number_of(t, "grid_points");
-  r.shard = static_cast<int>(number_of(t, "shard"));
-  r.shards = static_cast<int>(number_of(t, "shards"));
-  std::stringstream m(string_of(t, "merged").value_or(""));
-  for (std::string x; std::getline(m, x, ',');) r.merged.push_back(std::stoi(x));
-  r.checked = number_of(t, "checked");
-  r.held = number_of(t, "held");
-  r.failed = number_of(t, "failed");
-  r.skipped = number_of(t, "skipped");
-  if (const long long fi = number_of(t, "first_index"); fi >= 0)
-    r.first = counterexample{fi, string_of(t, "first_point").value_or(""), string_of(t, "first_detail").value_or(""),
-                             string_of(t, "first_reproduce").value_or("")};
-  if (r.shards < 1 || r.merged.empty()) throw std::invalid_argument("not a prove report: no shards");
-  return r;
-}
+// parse_report: prove_report_reader.cpp (the shard checks of issue 38).
 
 prove_report merge_reports(const std::vector<prove_report>& parts) {
   if (parts.empty()) throw std::invalid_argument("--merge: no report given");
