@@ -229,6 +229,7 @@ void group_interval(const std::vector<std::span<const lane_access>>& threads, in
       ins.buffer = r0.buffer;
       ins.atomic = r0.atomic;
       ins.matrix_load = r0.matrix_load;
+      ins.access.matrix_load = r0.matrix_load;  // priced as ldmatrix phases (sim/models/lds_banks.hpp)
       bool any_active = false;
       for (std::size_t j = 0; j < members[ri].size(); ++j) {
         const int l = members[ri][j];

@@ -158,6 +158,7 @@ void wave_grouper::issue(std::uint32_t r, std::uint32_t position, int interval, 
   ins.buffer = row.buffer;
   ins.atomic = sig.atomic;
   ins.matrix_load = sig.matrix_load;
+  ins.access.matrix_load = sig.matrix_load;  // priced as ldmatrix phases (sim/models/lds_banks.hpp)
   for (int op = 0; op < alu_op_count; ++op) ins.alu_before[op] = row.alu[op] + carried[op];
   carried = {};
 }

@@ -164,7 +164,10 @@ lds_cost price(const arch_table& arch, const wave_access& access, OnServed&& on_
     }
   };
 
-  if (rule.merge == lds_merge::none) {
+  // ldmatrix serves each 8x8 matrix (8 lanes' rows) in its own phase, and those never merge: an ldmatrix.x4 whose
+  // lanes all name one row is 4 wavefronts where LDS.128's pairs make 2 (data/calibration/h200-ldmatrix-phases.tsv).
+  const lds_merge merge = access.matrix_load ? lds_merge::none : rule.merge;
+  if (merge == lds_merge::none) {
     for (int p = 0; p < phases; ++p) count_plain(p);
     hardware_plain();
   } else {  // lds_merge::sm90_pairs: phases (2g, 2g+1) form group g

@@ -6,7 +6,9 @@
 
 #include <cmath>
 #include <cstdint>
+#include <fstream>
 #include <functional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -301,4 +303,45 @@ TEST_CASE("the detail agrees with the cost, and the cost keeps its invariants, o
       CHECK(ways == c.max_ways);
       if (a->name != "sm90") CHECK(c.passes == c.wavefronts);
     }
+}
+
+namespace {
+
+// The probe's row address of lane l under each pattern (gpu/calibrate/ldmatrix_phase_probe.cu's row_address).
+address_t probe_row_address(const std::string& pattern, int l) {
+  const auto lane = static_cast<address_t>(l);
+  if (pattern == "one-row") return 0;
+  if (pattern == "distinct-rows") return lane * 16;
+  if (pattern == "pairs") return (lane >> 1) * 16;
+  if (pattern == "quads") return (lane >> 2) * 16;
+  if (pattern == "two-way") return (lane & 3) * 16 + ((lane >> 2) & 1) * 128 + (lane >> 3) * 256;
+  REQUIRE_MESSAGE(pattern == "eight-way", "unknown pattern " << pattern);
+  return (lane & 7) * 128 + (lane >> 3) * 16;
+}
+
+}  // namespace
+
+TEST_CASE("sm90 ldmatrix: each 8x8 matrix is its own phase and never merges, as an H200 counts it; LDS.128 pairs") {
+  // data/calibration/h200-ldmatrix-phases.tsv: one instruction per launch, Nsight's wavefronts. Law: the model's
+  // counted wavefronts equal the H200's on every row; ldmatrix.xN's address-giving lanes are 0 .. 8N-1.
+  const arch_table& sm90 = arch_named("sm90");
+  std::ifstream f("data/calibration/h200-ldmatrix-phases.tsv");
+  REQUIRE_MESSAGE(f.good(), "data/calibration/h200-ldmatrix-phases.tsv is missing (run from the repository root)");
+  int rows = 0;
+  for (std::string line; std::getline(f, line);) {
+    if (line.empty() || line[0] == '#' || line.rfind("instruction\t", 0) == 0) continue;
+    std::istringstream fields(line);
+    std::string instruction, pattern;
+    int instructions = 0, wavefronts = 0;
+    fields >> instruction >> pattern >> instructions >> wavefronts;
+    CAPTURE(line);
+    REQUIRE(instructions == 1);
+    const bool ldsm = instruction.rfind("ldmatrix.x", 0) == 0;
+    const int lanes = ldsm ? 8 * std::stoi(instruction.substr(10)) : 32;
+    wave_access w = wave(sm90, ld, 16, [&](int l) { return l < lanes ? probe_row_address(pattern, l) : no_address; });
+    w.matrix_load = ldsm;
+    CHECK(lds_instruction_cost(sm90, w).wavefronts == wavefronts);
+    ++rows;
+  }
+  CHECK(rows == 24);
 }

@@ -157,7 +157,7 @@ std::string to_json(const partial_report& p) {
          space_word(r.worst_lds.space) + "\", \"width\": " + n(r.worst_lds.width) + ", \"address\": [";
     for (std::size_t k = 0; k < r.worst_lds.address.size(); ++k)
       s += (k ? ", " : "") + (r.worst_lds.address[k] == no_address ? std::string("-1") : std::to_string(r.worst_lds.address[k]));
-    s += "]}";
+    s += std::string("]") + (r.worst_lds.matrix_load ? ", \"matrix_load\": true" : "") + "}";  // an ldmatrix: priced so
   }
   s += ",\n  \"rows\": [";
   first = true;
@@ -228,6 +228,7 @@ partial_report parse_partial(const std::string& text) {
       const std::int64_t x = integer_in(a, "worst.address", -1, std::int64_t{1} << 32);
       r.worst_lds.address.push_back(x < 0 ? no_address : static_cast<address_t>(x));
     }
+    r.worst_lds.matrix_load = worst.has("matrix_load") && worst.at("matrix_load").boolean();
   }
   for (const json_value& row : v.at("rows").items()) r.rows[row.at("key").text()] = row_of(row);
   for (const json_value& f : v.at("findings").items()) {
