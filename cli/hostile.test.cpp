@@ -117,8 +117,10 @@ TEST_CASE("merge: impossible counts are refused, not reported as if real") {
       {{"\"max_reports\": 1000", "\"max_reports\": -3"}, "'max_reports'"},
       {{"\"workgroups\": 4, \"waves", "\"workgroups\": 7, \"waves"}, "'workgroups'"},
   };
-  for (const auto& [edit, field] : cases) {
-    INFO(edit.second);
+  for (const auto& c : cases) {  // (no structured binding: clang 14 cannot capture one in doctest's INFO)
+    const auto& [edit, field] = c;
+    const std::string replacement = edit.second;
+    INFO(replacement);
     check_one_error(merge_text(replaced(whole_partial(), edit.first, edit.second)), {field});
   }
 }
@@ -152,8 +154,10 @@ TEST_CASE("prove --merge: malformed shard lists and shard numbers outside 1..N a
       {{"\"grid_points\": 26244", "\"grid_points\": 10"}, "'grid_points'"},
       {{"\"claim\": \"cute bijective\"", "\"claim\": 7"}, "'claim'"},
   };
-  for (const auto& [edit, field] : cases) {
-    INFO(edit.second);
+  for (const auto& c : cases) {  // (no structured binding: clang 14 cannot capture one in doctest's INFO)
+    const auto& [edit, field] = c;
+    const std::string replacement = edit.second;
+    INFO(replacement);
     const std::string path = file_with(replaced(shard.out, edit.first, edit.second));
     const result r = run_tilesim({"prove", "--merge", path});
     check_one_error(r, {"--merge: '" + path + "': ", field});
@@ -273,8 +277,10 @@ TEST_CASE("generated inputs: truncated and byte-flipped partials and shards give
   REQUIRE(shard.code == 0);
   std::uint32_t state = 38;  // a fixed LCG: the same mutations every run
   auto next = [&state] { return state = state * 1664525u + 1013904223u; };
-  for (const auto& [command, good] : {std::pair<std::string, std::string>{"merge", whole_partial()},
-                                      std::pair<std::string, std::string>{"prove", shard.out}}) {
+  for (const auto& pair : {std::pair<std::string, std::string>{"merge", whole_partial()},
+                           std::pair<std::string, std::string>{"prove", shard.out}}) {
+    const std::string command = pair.first;  // a named copy: clang 14 cannot capture a binding in doctest's INFO
+    const std::string& good = pair.second;
     for (int k = 0; k < 60; ++k) {
       std::string text = good;
       if (k % 2 == 0) {
