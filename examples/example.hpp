@@ -39,6 +39,19 @@ struct variant {
   std::function<outcome()> run;
 };
 
+// Sets o.passed and o.check from comparing a program's output with the host's: `what` when they are equal, else
+// "out[i] = got, expected want" for the first element that differs: check_output(o, got, want, "out == row sums").
+template <class T>
+void check_output(outcome& o, const std::vector<T>& got, const std::vector<T>& want, const std::string& what) {
+  o.passed = got == want;
+  o.check = what;
+  for (std::size_t i = 0; i < want.size() && i < got.size() && !o.passed; ++i)
+    if (got[i] != want[i]) {
+      o.check = "out[" + std::to_string(i) + "] = " + std::to_string(got[i]) + ", expected " + std::to_string(want[i]);
+      break;
+    }
+}
+
 // A launch of `grid` workgroups of `block` threads at `arch`'s wave size and guard rules (sim/engine/arch_launch.hpp):
 // launch_on("gfx942", 1, 256).wave_size == 64.
 using sim::launch_on;

@@ -2,7 +2,6 @@
 #include "examples/fp16_transpose/fp16_transpose_variants.hpp"
 
 #include <cstdint>
-#include <string>
 
 #include "examples/fp16_transpose/fp16_transpose.hpp"
 
@@ -19,14 +18,7 @@ outcome run_transpose() {
   const Program program{src, dst};
   outcome o;
   o.run = sim::run(launch_on("sm90", 16, 256), std::move(m), [&](sim::thread_context& ctx) { program(ctx); });
-  const std::vector<std::uint16_t> want = transpose_reference(4, in), got = o.run.memory.get<std::uint16_t>(1);
-  o.passed = got == want;
-  o.check = "out == in transposed (bits)";
-  for (std::size_t i = 0; i < want.size() && !o.passed; ++i)
-    if (got[i] != want[i]) {
-      o.check = "out[" + std::to_string(i) + "] = " + std::to_string(got[i]) + ", expected " + std::to_string(want[i]);
-      break;
-    }
+  check_output(o, o.run.memory.get<std::uint16_t>(1), transpose_reference(4, in), "out == in transposed (bits)");
   return o;
 }
 

@@ -1,8 +1,6 @@
 // tilesim/examples/stencil/stencil_variants.cpp: see stencil_variants.hpp.
 #include "examples/stencil/stencil_variants.hpp"
 
-#include <string>
-
 #include "examples/stencil/stencil.hpp"
 
 namespace tilesim::examples {
@@ -18,14 +16,7 @@ outcome run_stencil() {
   const Program program{src, dst};
   outcome o;
   o.run = sim::run(launch_on("sm90", 16, 256), std::move(m), [&](sim::thread_context& ctx) { program(ctx); });
-  const std::vector<float> want = stencil_reference(4, in), got = o.run.memory.get<float>(1);
-  o.passed = got == want;
-  o.check = "out == 5-point stencil";
-  for (std::size_t i = 0; i < want.size() && !o.passed; ++i)
-    if (got[i] != want[i]) {
-      o.check = "out[" + std::to_string(i) + "] = " + std::to_string(got[i]) + ", expected " + std::to_string(want[i]);
-      break;
-    }
+  check_output(o, o.run.memory.get<float>(1), stencil_reference(4, in), "out == 5-point stencil");
   return o;
 }
 
