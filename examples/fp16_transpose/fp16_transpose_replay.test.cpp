@@ -51,19 +51,7 @@ TEST_CASE("fp16 transpose recordings: Nsight's counters and every label's source
     CHECK(p["gpu_output"]["mismatches"].number() == 0);
     const sim::program_report report = sim::make_program_report(sim::arch_named("sm90"), r);
     examples::check_recorded_counters(p, report);
-    REQUIRE(p.get("source_counters"));
-    for (const gpu::json_value& row : p["source_counters"]["rows"].elements()) {
-      REQUIRE(row["labels"].elements().size() == 1);
-      const std::string label = row["labels"][0].string();
-      CAPTURE(label);
-      CHECK(row["status"].string() == "equal");
-      long long instances = 0, wavefronts = 0, sectors = 0;
-      for (const sim::instruction_report& i : report.instructions)
-        if (i.label == label) instances += i.instances, wavefronts += i.wavefronts, sectors += i.sectors;
-      CHECK(static_cast<long long>(row["gpu_instructions_executed"].number()) == instances);
-      CHECK(static_cast<long long>(row["gpu_wavefronts"].number()) == wavefronts);
-      CHECK(static_cast<long long>(row["gpu_sectors"].number()) == sectors);
-    }
+    examples::check_recorded_labels(p, report);
     examples::check_price_tag(p);
     const double measured = p["hardware"]["cycles_per_block_median"].number();
     MESSAGE(name << ": cycles per block: simulator " << report.cycles_per_workgroup << ", GPU " << measured);

@@ -48,6 +48,24 @@ inline void check_recorded_counters(const gpu::json_value& p, const sim::program
                   member.first << ": simulator " << member.second.number() << ", GPU " << want[member.first].number());
 }
 
+// Law: every row of point p's Nsight source counters names one label and is "equal", with the instances (warp
+// instructions executed), shared wavefronts and global sectors `report` gives that label.
+inline void check_recorded_labels(const gpu::json_value& p, const sim::program_report& report) {
+  REQUIRE(p.get("source_counters"));
+  for (const gpu::json_value& row : p["source_counters"]["rows"].elements()) {
+    REQUIRE(row["labels"].elements().size() == 1);
+    const std::string label = row["labels"][0].string();
+    CAPTURE(label);
+    CHECK(row["status"].string() == "equal");
+    long long instances = 0, wavefronts = 0, sectors = 0;
+    for (const sim::instruction_report& i : report.instructions)
+      if (i.label == label) instances += i.instances, wavefronts += i.wavefronts, sectors += i.sectors;
+    CHECK(static_cast<long long>(row["gpu_instructions_executed"].number()) == instances);
+    CHECK(static_cast<long long>(row["gpu_wavefronts"].number()) == wavefronts);
+    CHECK(static_cast<long long>(row["gpu_sectors"].number()) == sectors);
+  }
+}
+
 // Law (the price tag): point p ran its hand-written twin (gpu/reference/user_twins.hpp) on the same inputs and
 // launch, the twin's outputs equal the simulator's, neither kernel uses local memory (0 B stack), and the tilesim
 // kernel takes at most `limit` times the twin's cycles per block (the median block of the best launch).
