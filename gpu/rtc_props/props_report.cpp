@@ -74,6 +74,7 @@ replay_result replay_recording(const json_value& report) {
         (*gpu)["cycles_per_block_median"].number() > 0) {
       const double measured = (*gpu)["cycles_per_block_median"].number();
       out.cycle_errors.push_back(std::fabs(s.cycles_per_workgroup - measured) / measured);
+      out.cycles.push_back({static_cast<double>(row["index"].number()), s.cycles_per_workgroup, measured});
     }
     if (gpu == nullptr || gpu->is_null() || !gpu->get("counters") || (*gpu)["counters"].is_null()) continue;
     ++out.measured;

@@ -18,6 +18,8 @@
 // both sides' counters and cycles); the replay reads nothing but the case description and the counters.
 #pragma once
 
+#include <array>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -71,6 +73,7 @@ struct replay_result {
   std::vector<int> differing;           // indices of measured cases whose counters differ, in report order
   std::vector<std::string> mismatches;  // "case 12: lds_wavefronts_ld recorded (gpu) 64, simulated 96"
   std::vector<double> cycle_errors;     // per case with GPU cycles: |today's prediction - GPU median| / GPU median
+  std::vector<std::array<double, 3>> cycles;  // the same cases: {index, today's prediction, GPU median}
 };
 // Replays the simulator side of every case of a `tilesim-gpu props` report (see above); json_error on a bad file.
 replay_result replay_recording(const json_value& report);

@@ -61,6 +61,10 @@ TEST_CASE("every props recording replays on the simulator") {
       std::ofstream out(dump);  // every differing counter, one line each (for re-listing after a re-record)
       for (const std::string& m : r.mismatches) out << m << "\n";
     }
+    if (const char* dump = std::getenv("TILESIM_PROPS_REPLAY_CYCLES"); dump != nullptr && *dump != 0) {
+      std::ofstream out(std::string(dump) + "-" + name + ".tsv");  // case, predicted, measured: for fitting the timing
+      for (const auto& [index, predicted, measured] : r.cycles) out << index << "\t" << predicted << "\t" << measured << "\n";
+    }
     const auto listed = known_differing.find(name);
     const std::set<int> known = listed == known_differing.end() ? std::set<int>{} : listed->second;
     const std::set<int> differing(r.differing.begin(), r.differing.end());
