@@ -68,34 +68,34 @@ inline int parse_example_args(int argc, char** argv, const char* tool, example_a
 }
 
 // The reports that ran as one document: their points in order, the summary over all of them; null if none ran.
-inline gpu::json_value example_report(const std::vector<gpu::user_report>& reports) {
-  gpu::json_value doc;
+inline util::json_value example_report(const std::vector<gpu::user_report>& reports) {
+  util::json_value doc;
   std::vector<double> errors;
   bool results = true, counters_measured = true, counters = true;
   for (const gpu::user_report& r : reports) {
     if (r.skipped || r.json.is_null()) continue;
     if (doc.is_null()) doc = r.json;
     else doc.at("points").push(r.json["points"].elements()[0]);
-    const gpu::json_value& point = r.json["points"].elements()[0];
-    if (const gpu::json_value* e = point.get("cycle_error")) errors.push_back(std::fabs(e->number()));
+    const util::json_value& point = r.json["points"].elements()[0];
+    if (const util::json_value* e = point.get("cycle_error")) errors.push_back(std::fabs(e->number()));
     results = results && r.results_equal;
     counters_measured = counters_measured && r.counters_measured;
     counters = counters && r.counters_equal;
   }
   if (doc.is_null()) return doc;
-  gpu::json_value& s = doc.at("summary");
+  util::json_value& s = doc.at("summary");
   s.at("points") = static_cast<long long>(doc["points"].elements().size());
   s.at("results_equal") = results;
   s.at("counters_measured") = counters_measured;
-  s.at("counters_equal") = counters_measured ? gpu::json_value(counters) : gpu::json_value();
+  s.at("counters_equal") = counters_measured ? util::json_value(counters) : util::json_value();
   std::sort(errors.begin(), errors.end());
   const std::size_t n = errors.size();
-  const gpu::json_value median = n == 0 ? gpu::json_value() : gpu::json_value(n % 2 ? errors[n / 2] : (errors[n / 2 - 1] + errors[n / 2]) / 2);
+  const util::json_value median = n == 0 ? util::json_value() : util::json_value(n % 2 ? errors[n / 2] : (errors[n / 2 - 1] + errors[n / 2]) / 2);
   s.at("median_abs_cycle_error") = median;
-  gpu::json_value per = gpu::json_value::object{};
+  util::json_value per = util::json_value::object{};
   if (n) per.set("user", median);
   s.at("median_abs_cycle_error_by_program") = per;
-  s.at("max_abs_cycle_error") = n == 0 ? gpu::json_value() : gpu::json_value(errors.back());
+  s.at("max_abs_cycle_error") = n == 0 ? util::json_value() : util::json_value(errors.back());
   return doc;
 }
 
@@ -103,10 +103,10 @@ inline gpu::json_value example_report(const std::vector<gpu::user_report>& repor
 inline int finish_example(const std::vector<gpu::user_report>& reports, const example_args& a) {
   bool skipped = false, passed = true;
   for (const gpu::user_report& r : reports) skipped = skipped || r.skipped, passed = passed && r.passed();
-  const gpu::json_value doc = example_report(reports);
+  const util::json_value doc = example_report(reports);
   if (!a.report_path.empty() && !doc.is_null()) {
     std::ofstream f(a.report_path);
-    f << gpu::dump(doc, 2) << "\n";
+    f << util::dump(doc, 2) << "\n";
     if (!f) return std::fprintf(stderr, "could not write %s\n", a.report_path.c_str()), 2;
     std::printf("wrote %s\n", a.report_path.c_str());
   }
