@@ -23,10 +23,12 @@
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "gpu/user/user_crosscheck.hpp"
+#include "util/args.hpp"
 
 namespace tilesim::examples {
 
@@ -36,33 +38,29 @@ struct example_args {
   std::uint64_t seed = 20261129;   // --seed N: the inputs' seed
 };
 
-// -1: go on; 0: --help printed; 2: a bad argument (named on stderr with the usage).
+// -1: go on; 0: --help printed; 2: a bad argument (named on stderr with the usage). Options: util/args.hpp.
 inline int parse_example_args(int argc, char** argv, const char* tool, example_args& a) {
   const std::string usage = std::string("usage: ") + tool + " [--report FILE] [--no-counters] [--seed N]\n";
   auto bad = [&](const std::string& why) { return std::fprintf(stderr, "%s: %s\n%s", tool, why.c_str(), usage.c_str()), 2; };
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--help") return std::fputs(usage.c_str(), stdout), 0;
-    if (arg == "--no-counters") {
-      a.counters = false;
-    } else if (arg == "--report" || arg == "--seed") {
-      if (i + 1 >= argc) return bad(arg + " needs a value");
-      const std::string value = argv[++i];
-      if (arg == "--report") {
-        a.report_path = value;
-      } else {
-        std::size_t used = 0;
-        try {
-          a.seed = std::stoull(value, &used, 10);
-        } catch (const std::exception&) {
-          used = 0;
-        }
-        if (used == 0 || used != value.size() || value[0] == '-')
-          return bad("--seed needs a non-negative integer, not \"" + value + "\"");
+  std::vector<std::string> args(argv + 1, argv + argc);
+  try {
+    if (cli::take_flag(args, "help")) return std::fputs(usage.c_str(), stdout), 0;
+    a.report_path = cli::take_text_option(args, "report").value_or("");
+    a.counters = !cli::take_flag(args, "no-counters");
+    const std::optional<std::string> seed = cli::take_text_option(args, "seed");
+    if (!args.empty()) return bad("unknown argument \"" + args[0] + "\"");
+    if (seed) {
+      std::size_t used = 0;
+      try {
+        a.seed = std::stoull(*seed, &used, 10);
+      } catch (const std::exception&) {
+        used = 0;
       }
-    } else {
-      return bad("unknown argument \"" + arg + "\"");
+      if (used == 0 || used != seed->size() || (*seed)[0] == '-')
+        return bad("--seed needs a non-negative integer, not \"" + *seed + "\"");
     }
+  } catch (const cli::usage_error& e) {
+    return bad(e.what());
   }
   return -1;
 }
