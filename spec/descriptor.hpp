@@ -13,6 +13,8 @@
 //                 This is what tile loads and stores use.
 //   in_bounds(c)  also 0 <= top_i < length_i (CK's coordinate_has_valid_offset).
 //   in_range(c)   also every hidden index inside its stage's upper space (reports merges fed out-of-range).
+// may_be_invalid (static) says whether is_valid can be false at all: some stage is a pad. A tile store through
+// such a descriptor checks its guard at run time (the simulator's timing prices that check: issue 33).
 // And two that name where CK computes something tilesim does not, for a tile window's strict mode:
 //   beyond_unchecked_pad_side(c)  a one-sided pad passes c on the side it does not check (valid in CK too)
 //   ck_index_differs(c)           CK's truncating or magic-number arithmetic maps some stage elsewhere
@@ -35,6 +37,8 @@ struct descriptor {
   static constexpr int n_top = NTop;
   static constexpr int n_hidden = adaptor_type::n_hidden;
   using coordinate_type = coordinate<n_hidden, 1>;
+  // Some stage is a pad, so is_valid is computed at run time: make_naive_descriptor's false, a right pad's true.
+  static constexpr bool may_be_invalid = !(Ts::always_valid && ...);
 
   adaptor_type graph;
   index_t element_space_size;

@@ -28,6 +28,7 @@ struct fixed_descriptor {
   static constexpr int n_top = descriptor_type::n_top;
   static constexpr int n_hidden = descriptor_type::n_hidden;
   static constexpr index_t element_space_size = D.element_space_size;
+  static constexpr bool may_be_invalid = descriptor_type::may_be_invalid;
 
   TILESIM_HOST_DEVICE static constexpr multi_index<n_top> lengths() { return D.lengths(); }
   TILESIM_HOST_DEVICE static constexpr index_t element_size() { return D.element_size(); }

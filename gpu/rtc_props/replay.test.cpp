@@ -30,9 +30,22 @@ TEST_SUITE("props-gpu") {
 // All 26 (the same programs) now agree, the 16 past-tensor ones included: they were widening too.
 const std::map<std::string, std::set<int>> known_differing = {};
 
-// The median |cycle error| today's model gives over props-h100.json's 500 cases (the recording's own simulator
-// side: 20.0 %; its predecessor's 20.1 %).
-constexpr double props_h100_cycle_median = 0.200;
+// The timing model against each props recording: the median |cycle error| today's model gives, and whether the
+// recording was used to fit it (issue 33's held-out discipline: sim/arch/sm90.cpp's guarded-access counts were fitted
+// on props-h200.json alone; every other file judges them). Before those counts (the recordings' own simulator side)
+// every file was 19-22 %.
+struct cycle_accuracy {
+  double median;
+  bool fitted_on;
+};
+const std::map<std::string, cycle_accuracy> props_cycle_accuracy = {
+    {"props-h200.json", {0.0757, true}},                // H200, seed 18, 500 cases: the fit
+    {"props-h200-default.json", {0.0757, false}},       // H200, seed 27, 200 cases
+    {"props-h200-seed20261129.json", {0.0776, false}},  // H200, recorded before the fit, opened after it
+    {"props-h100.json", {0.0755, false}},               // H100, seed 18
+    {"props-h100-default.json", {0.0804, false}},       // H100, seed 27
+    {"props-h100-fault.json", {0.0533, false}},  // H100, the 100 cases of the fault run (fault-free twins timed)
+};
 
 // Law: the simulator predicts what Nsight Compute measured on the GPU (the hardware truth): in every props
 // recording, each measured case's simulated counters equal the GPU's, except the cases known_differing lists with
@@ -70,12 +83,17 @@ TEST_CASE("every props recording replays on the simulator") {
             " listed)");
     if (!r.cycle_errors.empty()) {
       std::vector<double> e = r.cycle_errors;
-      std::nth_element(e.begin(), e.begin() + static_cast<std::ptrdiff_t>(e.size() / 2), e.end());
+      std::sort(e.begin(), e.end());
       const double median = e[e.size() / 2];
-      MESSAGE(name, ": cycles per block, today's model against the GPU: median |error| ", 100 * median, " % over ",
-              e.size(), " cases");
-      // No drift: today's model stays within 0.5 points of the median it gives (props-h100.json: see below).
-      if (name == "props-h100.json") CHECK(median <= props_h100_cycle_median + 0.005);
+      MESSAGE(name, ": cycles per block, today's model against the GPU: median |error| ", 100 * median, " %, 90th percentile ",
+              100 * e[e.size() * 9 / 10], " %, worst ", 100 * e.back(), " % over ", e.size(), " cases");
+      // Law: on every recording, fitted on or held out, today's model stays within 0.5 points of the median listed
+      // above (no drift), and a held-out recording's median is at most 10 % (issue 33; its target is 8 %).
+      const auto listed_accuracy = props_cycle_accuracy.find(name);
+      INFO(name, ": a props recording with GPU cycles must be listed in props_cycle_accuracy (fitted on or held out)");
+      REQUIRE(listed_accuracy != props_cycle_accuracy.end());
+      CHECK(median <= listed_accuracy->second.median + 0.005);
+      if (!listed_accuracy->second.fitted_on) CHECK(median <= 0.10);
     }
     INFO(name, ": differing and not listed:", unlisted, "; first: ", first);
     CHECK(unlisted.empty());

@@ -99,6 +99,16 @@ struct issue_timing {
   // lane-uniform constant (sim/pricing/address_arithmetic.hpp); 0: such addresses cost nothing extra.
   int address_ops = 0;
   std::string_view address_evidence;
+  // A global store whose guard the kernel checks at run time (a tile store through a padded descriptor:
+  // lane_access::guarded): guarded_store_ops integer instructions (the guard's compare, the address recomputed in
+  // the branch the compiler puts around the store) issue before it, in a dependent chain of guarded_store_depth
+  // results, and the store waits for the chain; 0: guarded stores cost what others do.
+  int guarded_store_ops = 0;
+  int guarded_store_depth = 0;
+  // A wave's first guarded global load (a tile load through a padded descriptor) waits for the guard's own chain:
+  // guarded_load_depth dependent integer results from the block and thread index (0: it waits for nothing).
+  int guarded_load_depth = 0;
+  std::string_view guarded_store_evidence;
 };
 
 // Global memory as the timing model prices it (sim/timing, sim/report): a load instruction occupies its SM's

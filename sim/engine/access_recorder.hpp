@@ -83,6 +83,9 @@ class access_recorder {
   // interval the thread last closed at a barrier or its open one (the runner asks for no other).
   alu_work alu_tail(int interval) const;
 
+  // Marks the accesses recorded until guarded(false) as a tile store whose pad guard runs at run time (timing only).
+  void guarded(bool on) { guarded_ = on; }
+
   // Adds n instructions of class op to what the next access (or the interval's tail) carries.
   void note_alu(int op, index_t n);
 
@@ -129,6 +132,7 @@ class access_recorder {
     a.valid = a.active = true;
     a.atomic = atomic;
     a.matrix_load = matrix_load_;
+    a.guarded = guarded_;
     a.alu_before = pending_alu_;
     pending_alu_ = {};
     return a;
@@ -153,6 +157,7 @@ class access_recorder {
   int label_ = 0;
   int interval_ = 0;
   bool matrix_load_ = false;  // the access being recorded is an ldmatrix row
+  bool guarded_ = false;      // the accesses being recorded are a tile store through a padded descriptor
 };
 
 }  // namespace tilesim::sim

@@ -34,6 +34,7 @@ struct wave_instruction {
   int buffer = 0;      // global slot or LDS allocation of the first active lane; -1 when lanes differ
   bool atomic = false; // an add (read-modify-write)
   bool matrix_load = false;  // ldmatrix rows (Nsight Compute: op_ldsm)
+  bool guarded = false;      // a tile store whose guard (a pad's validity) the kernel checks at run time
   alu_work alu_before; // arithmetic before it: the most any of its lanes stated since their previous access
 };
 

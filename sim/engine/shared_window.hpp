@@ -293,6 +293,7 @@ struct shared_tile_window {
   template <class T, index_t C>
   void load(distributed_tensor<T, C>& dst, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
     require_room(dst);
+    const guard_mark mark(*this);
     const access_site site{file, line};
     const spec_window& p = shared->proto;
     std::memcpy(&dst.encoding, &p.encoding, sizeof(dst.encoding));
@@ -345,6 +346,21 @@ struct shared_tile_window {
   }
 
  private:
+  // Through a descriptor with a pad the kernel checks each access's guard at run time: a load or store marks its
+  // accesses so (lane_access::guarded) for the timing model while it runs.
+  struct guard_mark {
+    access_recorder* recorder;
+    explicit guard_mark(const shared_tile_window& w)
+        : recorder(View::descriptor_type::may_be_invalid ? w.buffer.recorder() : nullptr) {
+      if (recorder) recorder->guarded(true);
+    }
+    guard_mark(const guard_mark&) = delete;
+    guard_mark& operator=(const guard_mark&) = delete;
+    ~guard_mark() {
+      if (recorder) recorder->guarded(false);
+    }
+  };
+
   // tile_window's capacity rule, with its message.
   template <class T, index_t C>
   void require_room(const distributed_tensor<T, C>&) const {
@@ -355,6 +371,7 @@ struct shared_tile_window {
   template <class T, index_t C>
   void write(const distributed_tensor<T, C>& src, memory_op op, access_site site) const {
     require_room(src);
+    const guard_mark mark(*this);
     const spec_window& p = shared->proto;
     const index_t n = p.traits.scalars_per_vector, stride = p.vector_d_stride_;
     value_type vec[max_vector];

@@ -152,6 +152,7 @@ report_part price_set(const arch_table& arch, const residency& res, long long se
       const wave_record& wr = wg.waves[w];
       std::size_t lds_seen = 0;       // wave w's LDS accesses priced so far
       int lds_interval = -1;          // the interval of the last of them
+      bool guard_chain_paid = false;  // its first guarded global load waited for the guard's chain
       auto add_alu = [&](const alu_work& a, part_row* owner_row) {
         if (a.empty()) return;
         timed_step s;
@@ -234,6 +235,18 @@ report_part price_set(const arch_table& arch, const residency& res, long long se
             ir.sectors += c.sectors;
             ir.ideal_sectors += c.ideal_sectors;
             if (s.produces_data && !i.atomic) {
+              if (i.guarded && is.guarded_load_depth > 0 && !guard_chain_paid) {
+                // The guard's compare, from the block and thread index: the wave's first guarded load waits for it.
+                guard_chain_paid = true;
+                timed_step a;
+                a.kind = step_kind::alu;
+                a.issue_slots = is.guarded_load_depth * is.alu_cycles[static_cast<std::size_t>(alu_op::integer)];
+                a.latency = is.guarded_load_depth * is.alu_latency;
+                a.feeds_next = true;
+                tw.steps.push_back(a);
+                own.push_back(&ir);
+                ir.alu.integer += static_cast<std::uint32_t>(is.guarded_load_depth);
+              }
               const touch_count t = touches.at({i.interval, i.position, k * wave_key_stride + w, at_index});
               ir.l1_hit_sectors += t.hit;
               s.pipe = pipe_id::global_load;
@@ -241,6 +254,18 @@ report_part price_set(const arch_table& arch, const residency& res, long long se
                             static_cast<double>(t.hit + t.merged) / g.l1_sectors_per_clock;
               s.latency = t.miss + t.merged > 0 ? g.first_touch_latency : g.l1_load_latency;
             } else {  // stores and atomics leave the SM through the store path
+              if (i.guarded && is.guarded_store_ops > 0) {
+                // The guard's compare and the store's address, recomputed in the compiler's branch around it: a
+                // dependent chain the store waits for (arch.hpp: issue_timing::guarded_store_ops).
+                timed_step a;
+                a.kind = step_kind::alu;
+                a.issue_slots = is.guarded_store_ops * is.alu_cycles[static_cast<std::size_t>(alu_op::integer)];
+                a.latency = is.guarded_store_depth * is.alu_latency;
+                a.feeds_next = true;
+                tw.steps.push_back(a);
+                own.push_back(&ir);
+                ir.alu.integer += static_cast<std::uint32_t>(is.guarded_store_ops);
+              }
               s.pipe = pipe_id::global_store;
               s.occupancy = c.sectors / g.store_sectors_per_clock;
               s.latency = 0;
