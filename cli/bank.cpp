@@ -8,7 +8,10 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "util/args.hpp"
 #include "sim/arch/arch.hpp"
@@ -28,39 +31,21 @@ struct bank_args {
   std::string file = "-";
 };
 
-// --arch ARCH | --arch=ARCH, --detail, --help, at most one FILE or "-".
-bank_args parse_bank_args(const std::vector<std::string>& args, const std::string& command) {
+// --arch ARCH | --arch=ARCH, --detail, --help, at most one FILE or "-" (util/args.hpp does the options).
+bank_args parse_bank_args(std::vector<std::string> args, const std::string& command) {
   bank_args a;
-  bool file_given = false;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& s = args[i];
-    std::string value;
-    if (s == "--arch") {
-      if (i + 1 == args.size())
-        throw usage_error("option --arch of " + command + " needs a value (" + arch_names() + ")");
-      value = args[++i];
-    } else if (s.rfind("--arch=", 0) == 0) {
-      value = s.substr(7);
-    } else if (s == "--detail") {
-      a.detail = true;
-      continue;
-    } else if (s.size() > 1 && s[0] == '-') {
-      throw usage_error("unknown option " + s + " for " + command + " (its options: --arch ARCH, --detail, --help)");
-    } else {
-      if (file_given)
-        throw usage_error(command + " reads one FILE (or - for stdin), got '" + a.file + "' and '" + s + "'");
-      a.file = s;
-      file_given = true;
-      continue;
-    }
-    if (a.arch) throw usage_error("option --arch of " + command + " given twice");
-    try {
-      a.arch = &arch_named(value);
-    } catch (const std::invalid_argument& e) {
-      throw usage_error(e.what());
-    }
+  const std::optional<std::string> arch = take_text_option(args, "arch", {command, arch_names()});
+  a.detail = take_flag(args, "detail");
+  reject_unknown_options(args, command, "--arch ARCH, --detail, --help");
+  if (args.size() > 1)
+    throw usage_error(command + " reads one FILE (or - for stdin), got '" + args[0] + "' and '" + args[1] + "'");
+  if (!args.empty()) a.file = args[0];
+  if (!arch) throw usage_error(command + " needs --arch ARCH (one of: " + arch_names() + ")");
+  try {
+    a.arch = &arch_named(*arch);
+  } catch (const std::invalid_argument& e) {
+    throw usage_error(e.what());
   }
-  if (!a.arch) throw usage_error(command + " needs --arch ARCH (one of: " + arch_names() + ")");
   return a;
 }
 

@@ -40,12 +40,12 @@ int main(int argc, char** argv) {
   std::stringstream text;
   text << f.rdbuf();
   try {
-    const tilesim::gpu::json_value recording = tilesim::gpu::parse_json(text.str());
+    const tilesim::util::json_value recording = tilesim::util::parse_json(text.str(), tilesim::util::json_duplicates::keep);
     if (one_point) {
-      for (const tilesim::gpu::json_value& p : recording["points"].elements()) {
+      for (const tilesim::util::json_value& p : recording["points"].elements()) {
         if (p["name"].string() != argv[3]) continue;
         const tilesim::gpu::crosscheck_point point = tilesim::gpu::point_from_json(p);
-        const auto in = tilesim::gpu::make_inputs(point, tilesim::gpu::read_u64(p["seed"], "seed of " + point.name));
+        const auto in = tilesim::gpu::make_inputs(point, tilesim::util::read_u64(p["seed"], "seed of " + point.name));
         std::cout << "measured cycles per block (median): " << p["hardware"]["cycles_per_block_median"].number() << "\n"
                   << tilesim::sim::to_json(tilesim::gpu::simulate(point, in).report);
         return 0;

@@ -53,6 +53,10 @@
 #endif
 
 namespace tilesim::gpu {
+
+using util::json_value;
+using util::exact_u64;
+using util::dump;
 namespace {
 
 using cli::usage_error;

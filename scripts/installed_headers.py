@@ -3,7 +3,9 @@
 
 Without arguments: every *.hpp under spec/, kernel/ (the program model and the built-in programs) and sim/ except
 test helpers (*.test.hpp), spec/compile_fail/ (sources that must not compile), sim/engine/internal/ (the engine's
-own machinery, included by its .cpp files only) and sim/synth/ (the library behind `tilesim synth`, not installed).
+own machinery, included by its .cpp files only) and sim/synth/ (the library behind `tilesim synth`, not installed),
+and util/json.hpp (the JSON library that sim/'s partial reports and the cross-check's reports use; its code is in
+libtilesim_sim).
 With --gpu: the gpu/ headers a user's own program needs to run as a kernel and be cross-checked in one call
 (gpu/user/, docs/programming-guide.md's "Cross-checking your own program on a GPU"), installed only where nvcc and
 libcudart_static were found (gpu/meson.build: gpu_install): the kernel side (gpu/user/user_kernel.cuh and what
@@ -20,7 +22,6 @@ import sys
 
 GPU_HEADERS = [
     "gpu/crosscheck/counters.hpp",
-    "gpu/crosscheck/json.hpp",
     "gpu/crosscheck/sass_lines.hpp",
     "gpu/crosscheck/source_counters.hpp",
     "gpu/crosscheck/source_match.hpp",
@@ -47,6 +48,7 @@ if sys.argv[1:] == ["--gpu"]:
 if sys.argv[1:]:
     sys.exit("usage: installed_headers.py [--gpu]")
 skip_dirs = {("spec", "compile_fail"), ("sim", "synth"), ("sim", "engine", "internal")}
+sys.stdout.write("util/json.hpp\n")
 for top in ("spec", "kernel", "sim"):
     for path in sorted((root / top).rglob("*.hpp")):
         rel = path.relative_to(root)

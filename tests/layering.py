@@ -3,7 +3,7 @@
 
 THE LAW. The folders are layers, each including only itself and the layers below it:
 
-    spec/  util/            the layout algebra; the commands' option parser and output files (no deps)
+    spec/  util/            the layout algebra; the option parser, output files and JSON (no deps)
     kernel/                 the program model and the tile programs: spec/ only
     sim/                    the simulator (its rooms in order: SIM_ORDER)
     gpu/                    the programs as kernels and the cross-check (its rooms in order: GPU_ORDER)
@@ -12,7 +12,7 @@ THE LAW. The folders are layers, each including only itself and the layers below
     cli/                    the commands' mains
     python/                 the Python module (pybind11 over the layers below and the commands' registries)
 
-A second law: gpu/ holds only GPU code (C++, CUDA and HIP sources, meson.build, README.md, and the two
+A second law: gpu/ holds only GPU code (C++, CUDA and HIP sources, meson.build, README.md, and the
 folders of GPU_NON_SOURCE); recordings and calibration tables live in data/, scripts in scripts/.
 
 Inside sim/ and gpu/ the rooms are ordered too: a room includes only rooms before it, and a test
@@ -38,7 +38,6 @@ GPU_ORDER = ["gpu/runtime", "gpu/kernels", "gpu/crosscheck", "gpu/reference", "g
 GPU_SOURCE = (".cu", ".cuh", ".cpp", ".hpp", ".hip", "meson.build", "README.md")
 GPU_NON_SOURCE = {
     "gpu/rtc_props/rtc_include/": "NVRTC's stand-ins for the std headers spec/ includes (extensionless, as <array>)",
-    "gpu/crosscheck/fuzz_json_seeds/": "the seed corpus of the JSON fuzz target (crosscheck/fuzz_json.cpp)",
 }
 
 # Files whose upward includes remain today -> why. Each of these reads the catalogue's cases from examples/: the

@@ -125,16 +125,18 @@ options parse_options(const std::vector<std::string>& args, const std::vector<op
 }
 
 // Removes `--name VALUE` or `--name=VALUE` from args and returns VALUE; nullopt when absent.
-std::optional<std::string> take_text_option(std::vector<std::string>& args, const std::string& name) {
+std::optional<std::string> take_text_option(std::vector<std::string>& args, const std::string& name,
+                                            const option_owner& owner) {
   std::optional<std::string> value;
   const std::string flag = "--" + name;
+  const std::string what = owner.command.empty() ? "option " + flag : "option " + flag + " of " + owner.command;
   for (std::size_t i = 0; i < args.size();) {
     const std::string& a = args[i];
     std::size_t used = 0;
     std::string v;
     if (a == flag) {
       if (i + 1 >= args.size() || args[i + 1].rfind("--", 0) == 0)
-        throw usage_error("option " + flag + " needs a value");
+        throw usage_error(what + " needs a value" + (owner.values.empty() ? "" : " (" + owner.values + ")"));
       v = args[i + 1];
       used = 2;
     } else if (a.rfind(flag + "=", 0) == 0) {
@@ -145,8 +147,8 @@ std::optional<std::string> take_text_option(std::vector<std::string>& args, cons
       ++i;
       continue;
     }
-    if (value) throw usage_error("option " + flag + " is given twice");
-    if (v.empty()) throw usage_error("option " + flag + ": the value is empty");
+    if (value) throw usage_error(what + (owner.command.empty() ? " is given twice" : " given twice"));
+    if (v.empty()) throw usage_error(what + ": the value is empty");
     value = v;
     args.erase(args.begin() + static_cast<std::ptrdiff_t>(i), args.begin() + static_cast<std::ptrdiff_t>(i + used));
   }
@@ -165,6 +167,13 @@ bool take_flag(std::vector<std::string>& args, const std::string& name) {
     }
   }
   return found;
+}
+
+void reject_unknown_options(const std::vector<std::string>& args, std::string_view context, std::string_view options) {
+  for (const std::string& a : args)
+    if (a.size() > 1 && a[0] == '-')
+      throw usage_error("unknown option " + escaped(a) + " for " + std::string(context) + " (its options: " +
+                        std::string(options) + ")");
 }
 
 }  // namespace tilesim::cli

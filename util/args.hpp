@@ -68,11 +68,24 @@ class options {
 options parse_options(const std::vector<std::string>& args, const std::vector<option_spec>& specs,
                       std::string_view context);
 
+// Who takes a free-text option, for its error lines. Without a command (the default): "option --seed needs a
+// value", "option --seed is given twice"; with one (and what the value may be): "option --arch of bank needs a
+// value (sm90, gfx90a, gfx942, gfx950)", "option --arch of bank given twice", as `tilesim bank` words them.
+struct option_owner {
+  std::string command;  // "bank"
+  std::string values;   // "sm90, gfx90a, gfx942, gfx950"
+};
+
 // Removes a free-text option `--name VALUE` or `--name=VALUE` from args and returns VALUE (nullopt when
 // absent); for values the option table cannot hold (a path, an encoding). Given twice or empty: usage_error.
-std::optional<std::string> take_text_option(std::vector<std::string>& args, const std::string& name);
+std::optional<std::string> take_text_option(std::vector<std::string>& args, const std::string& name,
+                                            const option_owner& owner = {});
 
 // Removes every `--name` flag (no value) from args; true when there was one: take_flag(args, "json").
 bool take_flag(std::vector<std::string>& args, const std::string& name);
+
+// After the take_* calls: throws usage_error for the first argument left that looks like an option ("-x" or
+// "--x"; a lone "-" is stdin, not an option), "unknown option --wide for bank (its options: --arch ARCH, --detail)".
+void reject_unknown_options(const std::vector<std::string>& args, std::string_view context, std::string_view options);
 
 }  // namespace tilesim::cli

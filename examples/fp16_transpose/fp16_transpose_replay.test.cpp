@@ -37,10 +37,10 @@ TEST_CASE("fp16 transpose recordings: Nsight's counters and every label's source
   for (const examples::recorded_point& rec : examples::recorded_points("fp16 transpose")) {
     const std::string& file = rec.file;
     CAPTURE(file);
-    const gpu::json_value& p = rec.point;
+    const util::json_value& p = rec.point;
     const std::string name = p["name"].string();
     CAPTURE(name);
-    const std::vector<std::uint16_t> in = examples::transpose_inputs(4, gpu::read_u64(p["seed"], "seed"));
+    const std::vector<std::uint16_t> in = examples::transpose_inputs(4, util::read_u64(p["seed"], "seed"));
     const bool swizzled = name.find("Swizzle<3,3,6>") != std::string::npos;
     const bool padded = name.find("padded 72") != std::string::npos;
     const sim::run_result r = swizzled ? run_point<examples::transpose_swizzled>(in)

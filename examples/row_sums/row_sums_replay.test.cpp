@@ -23,8 +23,8 @@ TEST_CASE("row sums recordings: Nsight's counters and every label's source count
     const std::string& file = rec.file;
     CAPTURE(file);
     {
-      const gpu::json_value& p = rec.point;
-      const std::vector<float> in = examples::row_sums_inputs(128, gpu::read_u64(p["seed"], "seed"));
+      const util::json_value& p = rec.point;
+      const std::vector<float> in = examples::row_sums_inputs(128, util::read_u64(p["seed"], "seed"));
       sim::global_memory m;
       const int a = m.add<float>("in", in);
       const int b = m.add<float>("out", 128, -1.0f);

@@ -65,10 +65,10 @@ TEST_CASE("stencil recordings: Nsight's counters == the simulator's; per label e
     const std::string& file = rec.file;
     CAPTURE(file);
     {
-      const gpu::json_value& p = rec.point;
+      const util::json_value& p = rec.point;
       const std::string name = p["name"].string();
       CAPTURE(name);
-      const std::vector<float> in = examples::stencil_inputs(4, gpu::read_u64(p["seed"], "seed"));
+      const std::vector<float> in = examples::stencil_inputs(4, util::read_u64(p["seed"], "seed"));
       const bool padded = name.find("pitch 36") != std::string::npos;
       const sim::run_result r = padded ? run_point<examples::stencil_padded>(in) : run_point<examples::stencil_packed>(in);
       CHECK(r.found.ambiguities == 0);
@@ -78,7 +78,7 @@ TEST_CASE("stencil recordings: Nsight's counters == the simulator's; per label e
       examples::check_recorded_counters(p, report);
       const std::map<std::string, long long> off = predicated_off(r);
       REQUIRE(p.get("source_counters"));
-      for (const gpu::json_value& row : p["source_counters"]["rows"].elements()) {
+      for (const util::json_value& row : p["source_counters"]["rows"].elements()) {
         if (row["labels"].elements().size() != 1) continue;
         const std::string label = row["labels"][0].string();
         CAPTURE(label);

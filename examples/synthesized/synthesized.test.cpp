@@ -1,8 +1,14 @@
 // Laws of the synthesized example: every case copies exactly; each "synth" case is what synthesize() returns
-// for the case's own writer and reader, and the engine's LDS wavefronts equal the synthesizer's prediction.
+// for the case's own writer and reader, and the engine's LDS wavefronts equal the synthesizer's prediction; and
+// synth's price of a side under a layout is what the copy program costs in the engine (price_copy_case).
 #include <doctest/doctest.h>
 
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "examples/synthesized/synthesized_variants.hpp"
+#include "sim/synth/copy_sides.test.hpp"
 #include "sim/synth/synth.hpp"
 
 using namespace tilesim;
@@ -41,4 +47,46 @@ TEST_CASE("synthesized example: the hand-picked derived Swizzle<2,3,2> is 2-way 
   CHECK(hand.load_ways == 2);
   CHECK(synth.load == 32);
   CHECK(synth.load_ways == 1);
+}
+
+TEST_CASE("law: a side priced under a layout costs what the copy program costs in the engine (every lds-index-swap and cute-swizzle case)") {
+  std::vector<std::pair<std::string, programs::copy_params>> cases;  // (arch, params)
+  programs::copy_params p;
+  p.rows = 128;
+  p.cols = 32;
+  p.read = programs::copy_read_order::gemm_operand;
+  for (const char* arch : {"gfx942", "gfx950", "sm90"})
+    for (auto layout : {programs::copy_lds_layout::row_major, programs::copy_lds_layout::padded,
+                        programs::copy_lds_layout::ck_xor})
+      for (auto order : {ck_lds_order::l_k0_2025, ck_lds_order::k0_l_2024}) {
+        p.layout = layout;
+        p.ck_order = order;
+        p.lane_rows = std::string(arch) == "sm90" ? 16 : 32;
+        p.ck_banks = std::string(arch) == "gfx950" ? 64 : 32;
+        cases.push_back({arch, p});
+      }
+  p.cols = 64;
+  p.layout = programs::copy_lds_layout::cute_swizzle;
+  p.swizzle_base = 3;
+  p.swizzle_shift = 3;
+  for (int bits : {1, 2, 3}) {
+    p.swizzle_bits = bits;
+    p.lane_rows = 16;
+    cases.push_back({"sm90", p});
+  }
+  p.read = programs::copy_read_order::lanes_down_rows;
+  cases.push_back({"gfx942", p});
+  for (const auto& [arch, params] : cases) {
+    const copy_case c{"law case", arch, params, 256};
+    const synth::synth_request r = synth::copy_request(arch, params);
+    const synth::lds_layout l = synth::layout_of(params, *r.arch);
+    const std::vector<index_t> off = synth::layout_offsets(l);
+    const copy_lds_cost engine = price_copy_case(c);
+    const std::string name = l.name();
+    CAPTURE(c.arch);
+    CAPTURE(name);
+    CHECK(run_copy_case(c).passed);
+    CHECK(synth::price_side(*r.arch, r.tile, r.writer, off).wavefronts == engine.store);
+    CHECK(synth::price_side(*r.arch, r.tile, r.reader, off).wavefronts == engine.load);
+  }
 }

@@ -68,7 +68,7 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     return usage(e.what());
   }
-  gpu::json_value doc;
+  util::json_value doc;
   bool all_passed = true, skipped = false, source_differs = false;
   for (const bool swizzled : {false, true}) {
     if (layout != "both" && swizzled != (layout == "swizzled")) continue;
@@ -93,21 +93,21 @@ int main(int argc, char** argv) {
       doc = r.json;
     } else {
       doc.at("points").push(r.json["points"].elements()[0]);
-      gpu::json_value& s = doc.at("summary");
+      util::json_value& s = doc.at("summary");
       s.set("points", 2);
       s.set("results_equal", s["results_equal"].boolean() && r.results_equal);
       if (r.counters_measured) s.set("counters_equal", s["counters_equal"].boolean() && r.counters_equal);
       const double e0 = s["max_abs_cycle_error"].number(), e1 = r.json["summary"]["max_abs_cycle_error"].number();
       s.set("median_abs_cycle_error", (e0 + e1) / 2);
       s.set("max_abs_cycle_error", e0 > e1 ? e0 : e1);
-      gpu::json_value per;
+      util::json_value per;
       per.set("user", (e0 + e1) / 2);
       s.set("median_abs_cycle_error_by_program", per);
     }
   }
   if (!report_path.empty() && !doc.is_null()) {
     std::ofstream f(report_path);
-    f << gpu::dump(doc, 2) << "\n";
+    f << util::dump(doc, 2) << "\n";
     std::printf("wrote %s\n", report_path.c_str());
   }
   if (source_differs) return 1;  // a label disagrees with Nsight's source counters, GPU or not

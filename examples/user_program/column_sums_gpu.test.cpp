@@ -45,7 +45,7 @@ TEST_CASE("column sums: the report holds the simulator's side with or without a 
   CHECK(r.simulator.lds_instructions_ld == 4 * (256 * 16 + 64 * 4) / 32);
   CHECK(r.simulator.lds_instructions_st == 4 * ((64 * 64 / 4) + 256) / 32);
   CHECK(r.simulator == tilesim::gpu::predicted_counters(r.report));
-  const tilesim::gpu::json_value& p = r.json["points"][0];
+  const tilesim::util::json_value& p = r.json["points"][0];
   CHECK(tilesim::gpu::counters_from_json(p["simulator"]["counters"]) == r.simulator);
   CHECK(p["simulator"]["cycles_per_workgroup"].number() == r.predicted_cycles);
   if (r.skipped) {

@@ -23,10 +23,12 @@
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "gpu/user/user_crosscheck.hpp"
+#include "util/args.hpp"
 
 namespace tilesim::examples {
 
@@ -36,66 +38,62 @@ struct example_args {
   std::uint64_t seed = 20261129;   // --seed N: the inputs' seed
 };
 
-// -1: go on; 0: --help printed; 2: a bad argument (named on stderr with the usage).
+// -1: go on; 0: --help printed; 2: a bad argument (named on stderr with the usage). Options: util/args.hpp.
 inline int parse_example_args(int argc, char** argv, const char* tool, example_args& a) {
   const std::string usage = std::string("usage: ") + tool + " [--report FILE] [--no-counters] [--seed N]\n";
   auto bad = [&](const std::string& why) { return std::fprintf(stderr, "%s: %s\n%s", tool, why.c_str(), usage.c_str()), 2; };
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--help") return std::fputs(usage.c_str(), stdout), 0;
-    if (arg == "--no-counters") {
-      a.counters = false;
-    } else if (arg == "--report" || arg == "--seed") {
-      if (i + 1 >= argc) return bad(arg + " needs a value");
-      const std::string value = argv[++i];
-      if (arg == "--report") {
-        a.report_path = value;
-      } else {
-        std::size_t used = 0;
-        try {
-          a.seed = std::stoull(value, &used, 10);
-        } catch (const std::exception&) {
-          used = 0;
-        }
-        if (used == 0 || used != value.size() || value[0] == '-')
-          return bad("--seed needs a non-negative integer, not \"" + value + "\"");
+  std::vector<std::string> args(argv + 1, argv + argc);
+  try {
+    if (cli::take_flag(args, "help")) return std::fputs(usage.c_str(), stdout), 0;
+    a.report_path = cli::take_text_option(args, "report").value_or("");
+    a.counters = !cli::take_flag(args, "no-counters");
+    const std::optional<std::string> seed = cli::take_text_option(args, "seed");
+    if (!args.empty()) return bad("unknown argument \"" + args[0] + "\"");
+    if (seed) {
+      std::size_t used = 0;
+      try {
+        a.seed = std::stoull(*seed, &used, 10);
+      } catch (const std::exception&) {
+        used = 0;
       }
-    } else {
-      return bad("unknown argument \"" + arg + "\"");
+      if (used == 0 || used != seed->size() || (*seed)[0] == '-')
+        return bad("--seed needs a non-negative integer, not \"" + *seed + "\"");
     }
+  } catch (const cli::usage_error& e) {
+    return bad(e.what());
   }
   return -1;
 }
 
 // The reports that ran as one document: their points in order, the summary over all of them; null if none ran.
-inline gpu::json_value example_report(const std::vector<gpu::user_report>& reports) {
-  gpu::json_value doc;
+inline util::json_value example_report(const std::vector<gpu::user_report>& reports) {
+  util::json_value doc;
   std::vector<double> errors;
   bool results = true, counters_measured = true, counters = true;
   for (const gpu::user_report& r : reports) {
     if (r.skipped || r.json.is_null()) continue;
     if (doc.is_null()) doc = r.json;
     else doc.at("points").push(r.json["points"].elements()[0]);
-    const gpu::json_value& point = r.json["points"].elements()[0];
-    if (const gpu::json_value* e = point.get("cycle_error")) errors.push_back(std::fabs(e->number()));
+    const util::json_value& point = r.json["points"].elements()[0];
+    if (const util::json_value* e = point.get("cycle_error")) errors.push_back(std::fabs(e->number()));
     results = results && r.results_equal;
     counters_measured = counters_measured && r.counters_measured;
     counters = counters && r.counters_equal;
   }
   if (doc.is_null()) return doc;
-  gpu::json_value& s = doc.at("summary");
+  util::json_value& s = doc.at("summary");
   s.at("points") = static_cast<long long>(doc["points"].elements().size());
   s.at("results_equal") = results;
   s.at("counters_measured") = counters_measured;
-  s.at("counters_equal") = counters_measured ? gpu::json_value(counters) : gpu::json_value();
+  s.at("counters_equal") = counters_measured ? util::json_value(counters) : util::json_value();
   std::sort(errors.begin(), errors.end());
   const std::size_t n = errors.size();
-  const gpu::json_value median = n == 0 ? gpu::json_value() : gpu::json_value(n % 2 ? errors[n / 2] : (errors[n / 2 - 1] + errors[n / 2]) / 2);
+  const util::json_value median = n == 0 ? util::json_value() : util::json_value(n % 2 ? errors[n / 2] : (errors[n / 2 - 1] + errors[n / 2]) / 2);
   s.at("median_abs_cycle_error") = median;
-  gpu::json_value per = gpu::json_value::object{};
+  util::json_value per = util::json_value::object{};
   if (n) per.set("user", median);
   s.at("median_abs_cycle_error_by_program") = per;
-  s.at("max_abs_cycle_error") = n == 0 ? gpu::json_value() : gpu::json_value(errors.back());
+  s.at("max_abs_cycle_error") = n == 0 ? util::json_value() : util::json_value(errors.back());
   return doc;
 }
 
@@ -103,10 +101,10 @@ inline gpu::json_value example_report(const std::vector<gpu::user_report>& repor
 inline int finish_example(const std::vector<gpu::user_report>& reports, const example_args& a) {
   bool skipped = false, passed = true;
   for (const gpu::user_report& r : reports) skipped = skipped || r.skipped, passed = passed && r.passed();
-  const gpu::json_value doc = example_report(reports);
+  const util::json_value doc = example_report(reports);
   if (!a.report_path.empty() && !doc.is_null()) {
     std::ofstream f(a.report_path);
-    f << gpu::dump(doc, 2) << "\n";
+    f << util::dump(doc, 2) << "\n";
     if (!f) return std::fprintf(stderr, "could not write %s\n", a.report_path.c_str()), 2;
     std::printf("wrote %s\n", a.report_path.c_str());
   }

@@ -19,7 +19,7 @@ namespace tilesim::examples {
 // One recorded point and the file it came from.
 struct recorded_point {
   std::string file;
-  gpu::json_value point;
+  util::json_value point;
 };
 
 // Every point named `prefix`... of every recording the one-call cross-check wrote: recorded_points("stencil").
@@ -30,19 +30,19 @@ inline std::vector<recorded_point> recorded_points(const std::string& prefix) {
     std::ifstream f(e.path());
     std::stringstream text;
     text << f.rdbuf();
-    const gpu::json_value doc = gpu::parse_json(text.str());
+    const util::json_value doc = util::parse_json(text.str(), util::json_duplicates::keep);
     if (doc["tool"].string() != "tilesim::gpu::crosscheck") continue;
-    for (const gpu::json_value& p : doc["points"].elements())
+    for (const util::json_value& p : doc["points"].elements())
       if (p["name"].string().rfind(prefix, 0) == 0) out.push_back({e.path().string(), p});
   }
   return out;
 }
 
 // Law: the twelve counters `report` predicts are the ones Nsight Compute counted for point p.
-inline void check_recorded_counters(const gpu::json_value& p, const sim::program_report& report) {
+inline void check_recorded_counters(const util::json_value& p, const sim::program_report& report) {
   REQUIRE_MESSAGE(p["hardware"].get("counters"), "recorded without counters");
-  const gpu::json_value want = gpu::to_json(gpu::counters_from_json(p["hardware"]["counters"]));
-  const gpu::json_value got = gpu::to_json(gpu::predicted_counters(report));
+  const util::json_value want = gpu::to_json(gpu::counters_from_json(p["hardware"]["counters"]));
+  const util::json_value got = gpu::to_json(gpu::predicted_counters(report));
   for (const auto& member : got.members())
     CHECK_MESSAGE(member.second.number() == want[member.first].number(),
                   member.first << ": simulator " << member.second.number() << ", GPU " << want[member.first].number());
@@ -50,9 +50,9 @@ inline void check_recorded_counters(const gpu::json_value& p, const sim::program
 
 // Law: every row of point p's Nsight source counters names one label and is "equal", with the instances (warp
 // instructions executed), shared wavefronts and global sectors `report` gives that label.
-inline void check_recorded_labels(const gpu::json_value& p, const sim::program_report& report) {
+inline void check_recorded_labels(const util::json_value& p, const sim::program_report& report) {
   REQUIRE(p.get("source_counters"));
-  for (const gpu::json_value& row : p["source_counters"]["rows"].elements()) {
+  for (const util::json_value& row : p["source_counters"]["rows"].elements()) {
     REQUIRE(row["labels"].elements().size() == 1);
     const std::string label = row["labels"][0].string();
     CAPTURE(label);
@@ -69,7 +69,7 @@ inline void check_recorded_labels(const gpu::json_value& p, const sim::program_r
 // Law (the price tag): point p ran its hand-written twin (gpu/reference/user_twins.hpp) on the same inputs and
 // launch, the twin's outputs equal the simulator's, neither kernel uses local memory (0 B stack), and the tilesim
 // kernel takes at most `limit` times the twin's cycles per block (the median block of the best launch).
-inline void check_price_tag(const gpu::json_value& p, double limit = 1.10) {
+inline void check_price_tag(const util::json_value& p, double limit = 1.10) {
   REQUIRE_MESSAGE(p.get("hand_written"), "recorded without its hand-written twin");
   CHECK(p["hand_written"]["output"]["mismatches"].number() == 0);
   CHECK(p["hardware"]["local_bytes_per_thread"].number() == 0);

@@ -24,11 +24,11 @@ TEST_CASE("user program recordings: Nsight's counters == the simulator's for eve
     const std::string& file = rec.file;
     CAPTURE(file);
     {
-      const gpu::json_value& p = rec.point;
+      const util::json_value& p = rec.point;
       const std::string name = p["name"].string();  // CAPTURE keeps a reference: not to a temporary
       CAPTURE(name);
       const bool swizzled = p["name"].string().find("Swizzle<2,3,7>") != std::string::npos;
-      const std::uint64_t seed = gpu::read_u64(p["seed"], "seed");
+      const std::uint64_t seed = util::read_u64(p["seed"], "seed");
       const std::vector<float> in = examples::column_sums_inputs(4, seed);
       sim::global_memory m;
       const int a = m.add<float>("in", in);
@@ -46,8 +46,8 @@ TEST_CASE("user program recordings: Nsight's counters == the simulator's for eve
       const double measured = p["hardware"]["cycles_per_block_median"].number();
       MESSAGE(p["name"].string() << ": cycles per block: simulator " << report.cycles_per_workgroup << ", GPU " << measured);
       CHECK(std::fabs(report.cycles_per_workgroup - measured) <= 0.10 * measured);
-      if (const gpu::json_value* source = p.get("source_counters"))
-        for (const gpu::json_value& row : (*source)["rows"].elements()) {
+      if (const util::json_value* source = p.get("source_counters"))
+        for (const util::json_value& row : (*source)["rows"].elements()) {
           if (row["labels"].elements().size() != 1) continue;  // groups and leftovers: the recording's own verdict
           const std::string label = row["labels"][0].string();
           CAPTURE(label);

@@ -11,6 +11,9 @@
 
 namespace tilesim::gpu {
 
+using util::json_value;
+using util::read_u64;
+
 namespace {
 
 

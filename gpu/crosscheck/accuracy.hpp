@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "gpu/crosscheck/json.hpp"
+#include "util/json.hpp"
 
 namespace tilesim::gpu {
 
@@ -40,8 +40,8 @@ struct accuracy {
   double median_abs_speedup_error = 0, worst_abs_speedup_error = 0;
 };
 
-// Re-simulates every point of `recording` (a parsed crosscheck report); throws json_error for a malformed one.
-accuracy accuracy_of(const json_value& recording);
+// Re-simulates every point of `recording` (a parsed crosscheck report); throws util::json_error for a malformed one.
+accuracy accuracy_of(const util::json_value& recording);
 
 // The two tables and the summary as Markdown (docs/accuracy.md holds this output).
 std::string accuracy_markdown(const accuracy& a);

@@ -7,6 +7,8 @@
 
 namespace tilesim::gpu {
 
+using util::json_value;
+
 const std::vector<std::string>& counter_metrics() {
   static const std::vector<std::string> m = {
       "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "gpu/crosscheck/json.hpp"
+#include "util/json.hpp"
 #include "sim/engine/run_result.hpp"
 #include "sim/report/program_report.hpp"
 
@@ -38,8 +38,8 @@ struct counters {
 counters predicted_counters(const sim::program_report& report);
 // The dynamic shared memory a launch of the run needs: its largest workgroup's allocations (16-byte granules).
 std::size_t lds_bytes_of(const sim::run_result& run);
-json_value to_json(const counters& c);
-counters counters_from_json(const json_value& v);
+util::json_value to_json(const counters& c);
+counters counters_from_json(const util::json_value& v);
 // The Nsight Compute metric behind each field, in field order (for `ncu --metrics`).
 const std::vector<std::string>& counter_metrics();
 // Sets the field of `metric` (one of counter_metrics()); false when it is not one of them.

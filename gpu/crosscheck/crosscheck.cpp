@@ -21,6 +21,8 @@
 
 namespace tilesim::gpu {
 
+using util::json_value;
+
 namespace {
 
 template <class T>

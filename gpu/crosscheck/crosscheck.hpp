@@ -33,7 +33,7 @@
 #include <vector>
 
 #include "gpu/crosscheck/counters.hpp"
-#include "gpu/crosscheck/json.hpp"
+#include "util/json.hpp"
 #include "gpu/kernels/device_run.hpp"
 #include "sim/engine/run_result.hpp"
 #include "kernel/conv/conv.hpp"
@@ -67,10 +67,10 @@ struct crosscheck_point {
 // sm90 case of every example (named "example NAME: CASE").
 std::vector<crosscheck_point> catalogue();
 
-json_value to_json(const crosscheck_point& p);
-// The point a recording describes; throws json_error naming a missing or unknown field. An example's case is
-// found by name in catalogue() (its parameters live in examples/); one that is gone is a json_error.
-crosscheck_point point_from_json(const json_value& v);
+util::json_value to_json(const crosscheck_point& p);
+// The point a recording describes; throws util::json_error naming a missing or unknown field. An example's case is
+// found by name in catalogue() (its parameters live in examples/); one that is gone is a util::json_error.
+crosscheck_point point_from_json(const util::json_value& v);
 
 struct point_inputs {
   std::uint64_t seed = 0;
@@ -100,7 +100,7 @@ struct output_check {
   double max_error = 0;            // GEMM: the largest |c - fp64| / bound (<= 1 passes); copies: 0
   std::string first_mismatch;      // "block 3 thread 70 (row 197, col 8): expected 0x1234, got 0xffff"
 };
-json_value to_json(const output_check& c);
+util::json_value to_json(const output_check& c);
 
 // Compares the output slot of `buffers` with the truth for `in`; `sim` (when given) names the writing thread.
 output_check check_output(const crosscheck_point& p, const point_inputs& in, const std::vector<byte_buffer>& buffers,

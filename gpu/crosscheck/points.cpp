@@ -17,6 +17,9 @@
 
 namespace tilesim::gpu {
 
+using util::json_value;
+using util::json_error;
+
 namespace {
 
 const char* name_of(programs::copy_lds_layout l) {

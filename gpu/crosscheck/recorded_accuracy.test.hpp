@@ -14,7 +14,7 @@
 #include <string>
 
 #include "gpu/crosscheck/accuracy.hpp"
-#include "gpu/crosscheck/json.hpp"
+#include "util/json.hpp"
 
 namespace tilesim::gpu {
 
@@ -27,7 +27,7 @@ inline const accuracy& accuracy_for(const std::string& path) {
   REQUIRE_MESSAGE(f.good(), path << " is missing (the test runs in the repository root)");
   std::stringstream s;
   s << f.rdbuf();
-  return cache.emplace(path, accuracy_of(parse_json(s.str()))).first->second;
+  return cache.emplace(path, accuracy_of(util::parse_json(s.str(), util::json_duplicates::keep))).first->second;
 }
 
 }  // namespace tilesim::gpu

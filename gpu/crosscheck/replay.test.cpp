@@ -26,12 +26,13 @@
 namespace {
 
 using namespace tilesim::gpu;
+using namespace tilesim::util;
 
 json_value read_json(const std::filesystem::path& path) {
   std::ifstream f(path);
   std::stringstream s;
   s << f.rdbuf();
-  return parse_json(s.str());
+  return parse_json(s.str(), json_duplicates::keep);  // as every recording is read (json.hpp)
 }
 
 // The catalogue's recordings: data/recordings/*.json written by `tilesim-gpu crosscheck` (a user program's

@@ -12,6 +12,8 @@
 
 namespace tilesim::gpu {
 
+using util::json_value;
+
 namespace {
 
 // One (label, class) of the simulated run.

@@ -38,7 +38,7 @@
 #include <string>
 #include <vector>
 
-#include "gpu/crosscheck/json.hpp"
+#include "util/json.hpp"
 #include "gpu/crosscheck/source_counters.hpp"
 #include "sim/arch/arch.hpp"
 #include "sim/engine/run_result.hpp"
@@ -79,6 +79,6 @@ source_comparison compare_source_counters(const sim::arch_table& arch, const sim
 // Nsight | sectors sim / Nsight | agree | program lines (when the page has them); each line starts with `indent`.
 std::string source_table(const source_comparison& c, const std::string& indent);
 
-json_value to_json(const source_comparison& c);
+util::json_value to_json(const source_comparison& c);
 
 }  // namespace tilesim::gpu

@@ -28,6 +28,7 @@
 namespace {
 
 using namespace tilesim::gpu;
+using namespace tilesim::util;
 
 const std::filesystem::path dir = "data/recordings";
 
@@ -48,7 +49,7 @@ std::vector<std::filesystem::path> priced_recordings() {
       const std::string text = read_text(e.path());
       if (text.find("\"hand_written\"") != std::string::npos &&
           text.find("\"tool\": \"tilesim-gpu crosscheck\"") != std::string::npos)
-        dated.emplace_back(parse_json(text)["date"].string(), e.path());  // ISO 8601 UTC: sorts as text
+        dated.emplace_back(parse_json(text, json_duplicates::keep)["date"].string(), e.path());  // ISO 8601 UTC: sorts as text
     }
   std::sort(dated.begin(), dated.end());
   std::vector<std::filesystem::path> v;
@@ -70,7 +71,7 @@ bool in_median_group(const std::string& program) {
 TEST_CASE("zero overhead: the priced recording covers every catalogue point; each has 0 local bytes, 0 local sectors, <= 128 registers, and its cycle ratio within target") {
   const auto files = priced_recordings();
   REQUIRE_MESSAGE(!files.empty(), "no priced recording in data/recordings/ (tilesim-gpu crosscheck --report with gpu/reference linked)");
-  const json_value r = parse_json(read_text(files.back()));
+  const json_value r = parse_json(read_text(files.back()), json_duplicates::keep);
   CAPTURE(files.back().string());
   std::set<std::string> recorded;
   std::vector<double> median_group;

@@ -11,7 +11,7 @@
 // point's operand slots first (operand k at position k, the others after them) and returns them to their
 // slots. Each kernel has the tilesim kernels' launch bounds (TILESIM_REFERENCE_KERNEL). timed_block is
 // run_program's timing. This file never includes the cross-check's headers: nvcc's front end does not parse
-// gpu/crosscheck/json.hpp.
+// util/json.hpp.
 //
 // WORKED EXAMPLE. copy_instances[3] (fp16 64 x 32, Swizzle<2,3,2>) is the kernel copy_reference<3>, whose body
 // is copy_body<copy_instances[3]>, launched by launch_copy<3> = copy_launchers[3]. A point whose copy reads

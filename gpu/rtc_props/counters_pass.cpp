@@ -19,6 +19,11 @@
 #include "gpu/rtc_props/props_json.hpp"
 
 namespace tilesim::gpu::props {
+
+using util::json_value;
+using util::json_error;
+using util::parse_json;
+using util::dump;
 namespace {
 
 using clock_type = std::chrono::steady_clock;

@@ -49,7 +49,7 @@ struct batched_counters {
 
 batched_counters count_in_batches(const std::vector<props_case>& cases, const options& o, const device_backend& backend);
 std::vector<counters> measure_batch(const std::vector<props_case>& cases, const options& o);
-void summarize_counters(json_value& report, bool measuring = true);
+void summarize_counters(util::json_value& report, bool measuring = true);
 int counters_only(const options& o, const device_backend& backend);
 
 }  // namespace tilesim::gpu::props

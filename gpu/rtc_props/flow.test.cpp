@@ -15,6 +15,10 @@
 #include "gpu/rtc_props/props_internal.hpp"
 
 namespace tilesim::gpu::props {
+
+using util::json_value;
+using util::parse_json;
+using util::read_u64;
 namespace {
 
 json_value read_json(const std::string& path) {

@@ -12,6 +12,11 @@
 
 namespace tilesim::gpu::props {
 
+using util::json_value;
+using util::json_error;
+using util::parse_json;
+using util::dump;
+
 TEST_SUITE("props-gpu") {
 
 // Law: the generators are valid by construction: every drawn case passes every rule (check_props_case).

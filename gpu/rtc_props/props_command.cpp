@@ -32,6 +32,11 @@
 
 namespace tilesim::gpu::props {
 
+using util::json_value;
+using util::json_error;
+using util::parse_json;
+using util::dump;
+
 using cli::usage_error;
 
 // One progress line on stderr, redrawn in place: "compile [#####.....] 250/500".

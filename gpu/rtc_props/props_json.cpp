@@ -7,6 +7,9 @@
 #include "gpu/rtc_props/props_generators.hpp"
 
 namespace tilesim::gpu::props {
+
+using util::json_value;
+using util::json_error;
 namespace {
 
 json_value rh_json(const rh& a) { return json_value::array{json_value(a.major), json_value(a.minor)}; }

@@ -11,12 +11,12 @@
 // INVARIANTS: the round trip is exact; the field names are the C++ ones.
 #pragma once
 
-#include "gpu/crosscheck/json.hpp"
+#include "util/json.hpp"
 #include "gpu/rtc_props/props_case.hpp"
 
 namespace tilesim::gpu::props {
 
-json_value to_json(const props_case& c);
-props_case case_from_json(const json_value& v);
+util::json_value to_json(const props_case& c);
+props_case case_from_json(const util::json_value& v);
 
 }  // namespace tilesim::gpu::props

@@ -18,6 +18,10 @@
 
 namespace tilesim::gpu::props {
 
+using util::json_value;
+using util::exact_u64;
+using util::dump;
+
 int run_props(std::vector<std::string> args, const std::string& command_line, const device_backend& backend) {
   const auto start = std::chrono::steady_clock::now();
   options o = parse(args, false);

@@ -8,6 +8,11 @@
 
 namespace tilesim::gpu::props {
 
+using util::json_value;
+using util::json_error;
+using util::exact_u64;
+using util::read_u64;
+
 json_value measured_json(const counters& c) {
   const json_value all = to_json(c);
   json_value out = json_value::object{};

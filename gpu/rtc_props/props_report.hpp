@@ -58,14 +58,14 @@ struct case_record {
   }
 };
 
-json_value to_json(const case_record& r);
+util::json_value to_json(const case_record& r);
 
 // The counters Nsight Compute measures for props (counters_pass.hpp): counter_metrics()'s first eight, the
 // shared-memory wavefronts and instructions and global sectors and instructions. The other four (local memory,
 // ldmatrix) are not measured; counters_equal holds the simulator's to 0 there.
 inline constexpr std::size_t measured_fields = 8;
 // The report's "gpu"."counters": the measured fields only.
-json_value measured_json(const counters& c);
+util::json_value measured_json(const counters& c);
 
 struct replay_result {
   int cases = 0;
@@ -75,7 +75,7 @@ struct replay_result {
   std::vector<double> cycle_errors;     // per case with GPU cycles: |today's prediction - GPU median| / GPU median
   std::vector<std::array<double, 3>> cycles;  // the same cases: {index, today's prediction, GPU median}
 };
-// Replays the simulator side of every case of a `tilesim-gpu props` report (see above); json_error on a bad file.
-replay_result replay_recording(const json_value& report);
+// Replays the simulator side of every case of a `tilesim-gpu props` report (see above); util::json_error on a bad file.
+replay_result replay_recording(const util::json_value& report);
 
 }  // namespace tilesim::gpu::props

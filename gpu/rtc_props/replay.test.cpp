@@ -16,6 +16,10 @@
 
 namespace tilesim::gpu::props {
 
+using util::json_value;
+using util::parse_json;
+using util::exact_u64;
+
 TEST_SUITE("props-gpu") {
 
 // The measured cases of a props recording whose simulated counters differ from the GPU's, by recording, each with

@@ -17,6 +17,9 @@
 
 namespace tilesim::gpu {
 
+using util::json_value;
+using util::exact_u64;
+
 std::vector<byte_buffer> user_buffers::initial_bytes() const {
   std::vector<byte_buffer> out;
   for (const slot& s : slots_) out.push_back(s.initial);

@@ -172,7 +172,7 @@ struct user_report {
   long long twin_local_bytes = 0;
   sim::program_report report;         // the simulator's whole report (per instruction, verdict)
   std::string text;                   // the lines `tilesim-gpu crosscheck` prints for a point
-  json_value json;                    // tilesim.crosscheck/1, one point
+  util::json_value json;              // tilesim.crosscheck/1, one point
 
   // Outputs and counters agree, or there was nothing to check against.
   bool passed() const {

@@ -139,6 +139,7 @@ const char* tilesim::gpu::gpu_kernel_of<failing_doubler>::kernel_name() { return
 namespace {
 
 using namespace tilesim::gpu;
+using namespace tilesim::util;
 
 struct setup {
   user_buffers buffers;

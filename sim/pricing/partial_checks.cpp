@@ -44,8 +44,8 @@ long long workgroups_in(const arch_table& arch, long long grid, long long per, l
 
 }  // namespace
 
-std::int64_t integer_in(const json_value& v, const std::string& field, std::int64_t lo, std::int64_t hi) {
-  if (v.kind() != json_value::type::number) refuse(field, "expected an integer");
+std::int64_t integer_in(const util::json_value& v, const std::string& field, std::int64_t lo, std::int64_t hi) {
+  if (!v.is_number()) refuse(field, "expected an integer");
   std::int64_t x = 0;
   try {
     x = v.integer();

@@ -23,7 +23,7 @@
 #include <string>
 
 #include "sim/arch/arch.hpp"
-#include "sim/report/json_reader.hpp"
+#include "util/json.hpp"
 
 namespace tilesim::sim {
 
@@ -32,8 +32,8 @@ struct partial_report;
 // The largest grid a partial may describe (tilesim run's largest is 4096 workgroups).
 inline constexpr std::int64_t max_partial_grid = std::int64_t{1} << 20;
 
-// v.integer() when it lies in [lo, hi]: integer_in(v.at("grid"), "grid", 1, 64); else "'grid': -5 is outside [1, 64]".
-std::int64_t integer_in(const json_value& v, const std::string& field, std::int64_t lo, std::int64_t hi);
+// v.integer() when it lies in [lo, hi]: integer_in(v["grid"], "grid", 1, 64); else "'grid': -5 is outside [1, 64]".
+std::int64_t integer_in(const util::json_value& v, const std::string& field, std::int64_t lo, std::int64_t hi);
 
 // The number of sets plan_sets(arch, grid, resident) makes, without making them: 4 for grid 4 on sm90, 1 resident.
 long long set_count(const arch_table& arch, long long grid, int resident);

@@ -8,9 +8,11 @@
 #include <tuple>
 
 #include "sim/pricing/partial_checks.hpp"
-#include "sim/report/json_reader.hpp"
+#include "util/json.hpp"
 
 namespace tilesim::sim {
+
+using util::json_value;
 
 namespace {
 
@@ -21,20 +23,20 @@ std::string exact_double(double v) {
   return buf;
 }
 
-std::string q(const std::string& s) { return json_quote(s); }
+std::string q(const std::string& s) { return util::json_quote(s); }
 std::string n(long long v) { return std::to_string(v); }
 const char* space_word(memory_space s) { return s == memory_space::lds ? "lds" : "global"; }
 const char* kind_word(access_kind k) { return k == access_kind::load ? "load" : "store"; }
 
 memory_space space_of(const json_value& v) {
-  if (v.text() == "lds") return memory_space::lds;
-  if (v.text() == "global") return memory_space::global;
-  throw std::invalid_argument("'space': expected lds or global, found '" + v.text() + "'");
+  if (v.string() == "lds") return memory_space::lds;
+  if (v.string() == "global") return memory_space::global;
+  throw std::invalid_argument("'space': expected lds or global, found '" + v.string() + "'");
 }
 access_kind kind_of(const json_value& v) {
-  if (v.text() == "load") return access_kind::load;
-  if (v.text() == "store") return access_kind::store;
-  throw std::invalid_argument("'kind': expected load or store, found '" + v.text() + "'");
+  if (v.string() == "load") return access_kind::load;
+  if (v.string() == "store") return access_kind::store;
+  throw std::invalid_argument("'kind': expected load or store, found '" + v.string() + "'");
 }
 
 std::string row_json(const std::string& key, const part_row& r) {
@@ -52,32 +54,32 @@ std::string row_json(const std::string& key, const part_row& r) {
 
 part_row row_of(const json_value& v) {
   part_row r;
-  r.label = v.at("label").text();
-  r.barrier = v.at("barrier").boolean();
-  r.kind = kind_of(v.at("kind"));
-  r.space = space_of(v.at("space"));
-  r.width = static_cast<int>(v.at("width").integer());
-  r.matrix_load = v.at("matrix_load").boolean();
-  r.interval = static_cast<int>(v.at("interval").integer());
-  r.position = static_cast<int>(v.at("position").integer());
-  const auto& first = v.at("first").items();
+  r.label = v["label"].string();
+  r.barrier = v["barrier"].boolean();
+  r.kind = kind_of(v["kind"]);
+  r.space = space_of(v["space"]);
+  r.width = static_cast<int>(v["width"].integer());
+  r.matrix_load = v["matrix_load"].boolean();
+  r.interval = static_cast<int>(v["interval"].integer());
+  r.position = static_cast<int>(v["position"].integer());
+  const auto& first = v["first"].elements();
   if (first.size() != 2) throw std::invalid_argument("'first': expected [set, order]");
   r.first = {first[0].integer(), first[1].integer()};
-  r.instances = v.at("instances").integer();
-  r.wavefronts = v.at("wavefronts").integer();
-  r.ideal = v.at("ideal").integer();
-  r.excess = v.at("excess").integer();
-  r.sectors = v.at("sectors").integer();
-  r.ideal_sectors = v.at("ideal_sectors").integer();
-  r.l1_hit_sectors = v.at("l1_hit_sectors").integer();
-  r.max_ways = static_cast<int>(v.at("max_ways").integer());
-  const auto& alu = v.at("alu").items();
+  r.instances = v["instances"].integer();
+  r.wavefronts = v["wavefronts"].integer();
+  r.ideal = v["ideal"].integer();
+  r.excess = v["excess"].integer();
+  r.sectors = v["sectors"].integer();
+  r.ideal_sectors = v["ideal_sectors"].integer();
+  r.l1_hit_sectors = v["l1_hit_sectors"].integer();
+  r.max_ways = static_cast<int>(v["max_ways"].integer());
+  const auto& alu = v["alu"].elements();
   if (alu.size() != alu_op_count) throw std::invalid_argument("'alu': expected " + std::to_string(alu_op_count) + " counts");
   for (int op = 0; op < alu_op_count; ++op) r.alu[op] = static_cast<std::uint32_t>(alu[static_cast<std::size_t>(op)].integer());
-  r.issue = exact_sum::parse(v.at("issue").text());
-  r.lds = exact_sum::parse(v.at("lds").text());
-  r.global = exact_sum::parse(v.at("global").text());
-  r.wait = exact_sum::parse(v.at("wait").text());
+  r.issue = exact_sum::parse(v["issue"].string());
+  r.lds = exact_sum::parse(v["lds"].string());
+  r.global = exact_sum::parse(v["global"].string());
+  r.wait = exact_sum::parse(v["wait"].string());
   return r;
 }
 
@@ -88,7 +90,7 @@ std::string counts_json(const diagnostic_counts& f) {
 }
 
 diagnostic_counts counts_of(const json_value& v) {
-  const auto& c = v.items();
+  const auto& c = v.elements();
   if (c.size() != 6) throw std::invalid_argument("'found': expected 6 counts");
   auto at = [&](int i) { return static_cast<std::size_t>(integer_in(c[static_cast<std::size_t>(i)], "found", 0, std::int64_t{1} << 48)); };
   return {at(0), at(1), at(2), at(3), at(4), at(5)};
@@ -180,65 +182,65 @@ std::string to_json(const partial_report& p) {
 }
 
 partial_report parse_partial(const std::string& text) {
-  const json_value v = parse_json(text);
-  if (v.kind() != json_value::type::object) throw std::invalid_argument("a partial report is one JSON object");
-  if (!v.has("schema") || v.at("schema").text() != partial_schema)
+  const json_value v = util::parse_json(text);
+  if (!v.is_object()) throw std::invalid_argument("a partial report is one JSON object");
+  if (!v.get("schema") || v["schema"].string() != partial_schema)
     throw std::invalid_argument(std::string("not a partial report: 'schema' must be \"") + partial_schema + "\"");
   partial_report p;
-  for (const auto& [key, value] : v.at("meta").members()) p.meta[key] = value.text();
-  p.arch = v.at("arch").text();
+  for (const auto& [key, value] : v["meta"].members()) p.meta[key] = value.string();
+  p.arch = v["arch"].string();
   // Every number in the range its field can hold (partial_checks.hpp), before anything is sized by it.
-  p.grid = static_cast<int>(integer_in(v.at("grid"), "grid", 1, max_partial_grid));
-  p.block = static_cast<int>(integer_in(v.at("block"), "block", 1, 1024));
-  p.max_reports = static_cast<int>(integer_in(v.at("max_reports"), "max_reports", 0, 1 << 20));
-  p.registers = static_cast<int>(integer_in(v.at("registers"), "registers", 0, 255));
-  p.max_lds_bytes = static_cast<std::size_t>(integer_in(v.at("max_lds_bytes"), "max_lds_bytes", 0, std::int64_t{1} << 30));
-  const json_value& res = v.at("residency");
-  p.res = {static_cast<int>(integer_in(res.at("workgroups"), "residency.workgroups", 1, max_partial_grid)),
-           static_cast<int>(integer_in(res.at("processors"), "residency.processors", 1, 1 << 16)), res.at("limit").text()};
-  p.total_sets = integer_in(v.at("total_sets"), "total_sets", 1, p.grid);
-  for (const json_value& range : v.at("sets").items()) {
-    const auto& ab = range.items();
+  p.grid = static_cast<int>(integer_in(v["grid"], "grid", 1, max_partial_grid));
+  p.block = static_cast<int>(integer_in(v["block"], "block", 1, 1024));
+  p.max_reports = static_cast<int>(integer_in(v["max_reports"], "max_reports", 0, 1 << 20));
+  p.registers = static_cast<int>(integer_in(v["registers"], "registers", 0, 255));
+  p.max_lds_bytes = static_cast<std::size_t>(integer_in(v["max_lds_bytes"], "max_lds_bytes", 0, std::int64_t{1} << 30));
+  const json_value& res = v["residency"];
+  p.res = {static_cast<int>(integer_in(res["workgroups"], "residency.workgroups", 1, max_partial_grid)),
+           static_cast<int>(integer_in(res["processors"], "residency.processors", 1, 1 << 16)), res["limit"].string()};
+  p.total_sets = integer_in(v["total_sets"], "total_sets", 1, p.grid);
+  for (const json_value& range : v["sets"].elements()) {
+    const auto& ab = range.elements();
     if (ab.size() != 2) throw std::invalid_argument("'sets': expected [first, last) ranges");
     const std::int64_t first = integer_in(ab[0], "sets", 0, p.total_sets - 1), last = integer_in(ab[1], "sets", first + 1, p.total_sets);
     p.sets.emplace_back(first, last);
   }
   report_part& r = p.part;
-  r.workgroups = static_cast<int>(integer_in(v.at("workgroups"), "workgroups", 0, p.grid));
-  r.waves_per_workgroup = static_cast<int>(integer_in(v.at("waves_per_workgroup"), "waves_per_workgroup", 1, 1024));
-  for (const json_value& c : v.at("workgroup_cycles").items()) r.workgroup_cycles.push_back(cycles_of(c, "workgroup_cycles"));
-  const json_value& slow = v.at("slowest");
-  r.slowest_cycles = cycles_of(slow.at("cycles"), "slowest.cycles");
-  r.slowest_set = integer_in(slow.at("set"), "slowest.set", -1, p.total_sets - 1);
-  r.issue_busy = cycles_of(slow.at("issue"), "slowest.issue");
-  r.lds_busy = cycles_of(slow.at("lds"), "slowest.lds");
-  r.global_load_busy = cycles_of(slow.at("global_load"), "slowest.global_load");
-  r.global_store_busy = cycles_of(slow.at("global_store"), "slowest.global_store");
-  const json_value& worst = v.at("worst");
+  r.workgroups = static_cast<int>(integer_in(v["workgroups"], "workgroups", 0, p.grid));
+  r.waves_per_workgroup = static_cast<int>(integer_in(v["waves_per_workgroup"], "waves_per_workgroup", 1, 1024));
+  for (const json_value& c : v["workgroup_cycles"].elements()) r.workgroup_cycles.push_back(cycles_of(c, "workgroup_cycles"));
+  const json_value& slow = v["slowest"];
+  r.slowest_cycles = cycles_of(slow["cycles"], "slowest.cycles");
+  r.slowest_set = integer_in(slow["set"], "slowest.set", -1, p.total_sets - 1);
+  r.issue_busy = cycles_of(slow["issue"], "slowest.issue");
+  r.lds_busy = cycles_of(slow["lds"], "slowest.lds");
+  r.global_load_busy = cycles_of(slow["global_load"], "slowest.global_load");
+  r.global_store_busy = cycles_of(slow["global_store"], "slowest.global_store");
+  const json_value& worst = v["worst"];
   if (!worst.is_null()) {
-    r.worst_excess = worst.at("excess").integer();
-    const auto& at = worst.at("at").items();
+    r.worst_excess = worst["excess"].integer();
+    const auto& at = worst["at"].elements();
     if (at.size() != 2) throw std::invalid_argument("'at': expected [set, order]");
     r.worst_at = {at[0].integer(), at[1].integer()};
-    r.worst_lds.label = worst.at("label").text();
-    r.worst_lds.kind = kind_of(worst.at("kind"));
-    r.worst_lds.space = space_of(worst.at("space"));
-    r.worst_lds.width = static_cast<int>(integer_in(worst.at("width"), "worst.width", 1, 16));
-    for (const json_value& a : worst.at("address").items()) {
+    r.worst_lds.label = worst["label"].string();
+    r.worst_lds.kind = kind_of(worst["kind"]);
+    r.worst_lds.space = space_of(worst["space"]);
+    r.worst_lds.width = static_cast<int>(integer_in(worst["width"], "worst.width", 1, 16));
+    for (const json_value& a : worst["address"].elements()) {
       const std::int64_t x = integer_in(a, "worst.address", -1, std::int64_t{1} << 32);
       r.worst_lds.address.push_back(x < 0 ? no_address : static_cast<address_t>(x));
     }
-    r.worst_lds.matrix_load = worst.has("matrix_load") && worst.at("matrix_load").boolean();
+    r.worst_lds.matrix_load = worst.get("matrix_load") && worst["matrix_load"].boolean();
   }
-  for (const json_value& row : v.at("rows").items()) r.rows[row.at("key").text()] = row_of(row);
-  for (const json_value& f : v.at("findings").items()) {
-    const std::int64_t kind = f.at("kind").integer();
+  for (const json_value& row : v["rows"].elements()) r.rows[row["key"].string()] = row_of(row);
+  for (const json_value& f : v["findings"].elements()) {
+    const std::int64_t kind = f["kind"].integer();
     if (kind < 0 || kind >= finding_kinds) throw std::invalid_argument("'kind': a finding kind is 0-5");
-    r.findings[static_cast<int>(f.at("block").integer())][static_cast<std::size_t>(kind)].push_back(f.at("text").text());
+    r.findings[static_cast<int>(f["block"].integer())][static_cast<std::size_t>(kind)].push_back(f["text"].string());
   }
-  r.found = counts_of(v.at("found"));
-  for (const json_value& g : v.at("grid_races").items()) p.grid_races.push_back(g.text());
-  p.touches = grid_touch_map::parse(v.at("touches").text());
+  r.found = counts_of(v["found"]);
+  for (const json_value& g : v["grid_races"].elements()) p.grid_races.push_back(g.string());
+  p.touches = grid_touch_map::parse(v["touches"].string());
   return p;
 }
 

@@ -10,7 +10,6 @@
 #include "sim/arch/arch.hpp"
 #include "sim/runs/copy_run.hpp"
 #include "sim/runs/gemm_tile_run.hpp"
-#include "sim/report/json_reader.hpp"
 #include "sim/pricing/partial_report.hpp"
 #include "sim/pricing/stream_report.hpp"
 
@@ -189,24 +188,6 @@ TEST_CASE("stream: a workgroup that allocates more LDS than workgroup 0 makes th
   CHECK(to_json(s.report) == to_json(make_program_report(two, kept)));
   CHECK(s.runs == 2);
   CHECK(s.max_lds_bytes == 40960);
-}
-
-TEST_CASE("json reader: values, escapes and exact numbers come back; malformed text is refused with its byte") {
-  const json_value v = parse_json(R"({"grid": 8, "big": 9007199254740993, "d": 0.10000000000000001, "s": "a\u00e9\n\ud83d\ude00",
-                                      "list": [true, null, []]})");
-  CHECK(v.at("grid").integer() == 8);
-  CHECK(v.at("big").integer() == 9007199254740993);  // beyond a double's integers: kept as text
-  CHECK(v.at("d").number() == 0.1);
-  CHECK(v.at("s").text() == "a\xc3\xa9\n\xf0\x9f\x98\x80");
-  CHECK(v.at("list").items()[0].boolean());
-  CHECK(v.at("list").items()[1].is_null());
-  CHECK(json_quote("a\"\n") == "\"a\\\"\\u000a\"");
-  CHECK_THROWS_WITH_AS(v.at("s").integer(), "'s': expected an integer, found a string", std::invalid_argument);
-  CHECK_THROWS_WITH_AS(v.at("nope"), "'value': no member 'nope'", std::invalid_argument);
-  CHECK_THROWS_WITH_AS(parse_json("{\"a\": 1,}"), "JSON: expected a string at byte 8", std::invalid_argument);
-  CHECK_THROWS_WITH_AS(parse_json("[1] 2"), "JSON: text after the value at byte 4", std::invalid_argument);
-  CHECK_THROWS_WITH_AS(parse_json("{\"a\": 1, \"a\": 2}"), "JSON: member 'a' given twice at byte 12", std::invalid_argument);
-  CHECK_THROWS_AS(parse_json("01"), std::invalid_argument);
 }
 
 TEST_CASE("stream: a sample of SM sets estimates the grid: exact counts where sets of a behaviour are alike") {

@@ -2,8 +2,8 @@
 #include <cstdio>
 
 #include "sim/models/lds_banks.hpp"
-#include "sim/report/json_reader.hpp"
 #include "sim/report/program_report.hpp"
+#include "util/json.hpp"
 
 namespace tilesim::sim {
 
@@ -11,7 +11,7 @@ namespace {
 
 // Text as a JSON string's contents (json_quote without its quotes): escape("a\"b") == "a\\\"b".
 std::string escape(const std::string& s) {
-  const std::string quoted = json_quote(s);
+  const std::string quoted = util::json_quote(s);
   return quoted.substr(1, quoted.size() - 2);
 }
 

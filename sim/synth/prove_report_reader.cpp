@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "sim/report/json_reader.hpp"
+#include "util/json.hpp"
 #include "sim/synth/prove.hpp"
 
 namespace tilesim::synth {
@@ -21,9 +21,9 @@ namespace {
 }
 
 // The member `key` of `v` as an integer in [lo, hi].
-long long integer_in(const sim::json_value& v, const std::string& key, long long lo, long long hi) {
-  const sim::json_value& x = v.at(key);
-  if (x.kind() != sim::json_value::type::number) refuse(key, "expected an integer");
+long long integer_in(const util::json_value& v, const std::string& key, long long lo, long long hi) {
+  const util::json_value& x = v[key];
+  if (!x.is_number()) refuse(key, "expected an integer");
   long long n = 0;
   try {
     n = x.integer();
@@ -35,11 +35,11 @@ long long integer_in(const sim::json_value& v, const std::string& key, long long
 }
 
 // The member `key` as a string, or nothing when it is null.
-std::optional<std::string> text_or_null(const sim::json_value& v, const std::string& key) {
-  const sim::json_value& x = v.at(key);
+std::optional<std::string> text_or_null(const util::json_value& v, const std::string& key) {
+  const util::json_value& x = v[key];
   if (x.is_null()) return std::nullopt;
-  if (x.kind() != sim::json_value::type::string) refuse(key, "expected a string or null");
-  return x.text();
+  if (!x.is_string()) refuse(key, "expected a string or null");
+  return x.string();
 }
 
 // A value for an error line: at most 32 bytes of it, quoted.
@@ -48,18 +48,18 @@ std::string shown(const std::string& s) { return "'" + (s.size() <= 32 ? s : s.s
 }  // namespace
 
 prove_report parse_report(const std::string& text) {
-  const sim::json_value v = sim::parse_json(text);
-  if (v.kind() != sim::json_value::type::object) throw std::invalid_argument("a prove report is one JSON object");
+  const util::json_value v = util::parse_json(text);
+  if (!v.is_object()) throw std::invalid_argument("a prove report is one JSON object");
   // Reports written before issue 16 have no schema field; any other version is not this format.
-  if (v.has("schema")) {
-    if (v.at("schema").kind() != sim::json_value::type::string) refuse("schema", "expected a string");
-    if (v.at("schema").text() != prove_schema)
-      throw std::invalid_argument("a prove report of schema \"" + v.at("schema").text() + "\" (this tilesim reads " + prove_schema + ")");
+  if (v.get("schema")) {
+    if (!v["schema"].is_string()) refuse("schema", "expected a string");
+    if (v["schema"].string() != prove_schema)
+      throw std::invalid_argument("a prove report of schema \"" + v["schema"].string() + "\" (this tilesim reads " + prove_schema + ")");
   }
   prove_report r;
   const auto string_field = [&](const char* key) {
-    if (v.at(key).kind() != sim::json_value::type::string) refuse(key, "expected a string");
-    return v.at(key).text();
+    if (!v[key].is_string()) refuse(key, "expected a string");
+    return v[key].string();
   };
   r.claim = string_field("claim");
   r.fingerprint = string_field("fingerprint");

@@ -1,5 +1,5 @@
-// Tests of sim/synth: the sides agree with the copy program run in the engine, the GF(2) analysis on the
-// essays' examples, and the known answers of issue 14 (CuTe's SW128, CK's 2025 order, gfx950's 64 banks).
+// Tests of sim/synth: the GF(2) analysis on the essays' examples and the known answers of issue 14 (CuTe's SW128,
+// CK's 2025 order, gfx950's 64 banks). The sides against the copy program run in the engine: examples/synthesized.
 #include <doctest/doctest.h>
 
 #include <sstream>
@@ -10,113 +10,13 @@
 #include <vector>
 
 #include "sim/engine/arch_launch.hpp"
-#include "sim/runs/copy_run.hpp"
 #include "sim/report/program_report.hpp"
+#include "sim/runs/copy_run.hpp"
+#include "sim/synth/copy_sides.test.hpp"
 #include "sim/synth/synth.hpp"
 
 using namespace tilesim;
 using namespace tilesim::synth;
-
-namespace {
-
-// The copy program's LDS sides for p on arch: warp-raked 16-byte stores, and p's read order.
-synth_request copy_request(const std::string& arch, const programs::copy_params& p, index_t threads = 256) {
-  synth_request r;
-  r.arch = &sim::arch_named(arch);
-  r.tile = {p.rows, p.cols, 2};
-  const int wave = r.arch->wave_size;
-  r.writer = named_side("warp-raked", r.tile, threads, wave, p.vector, sim::access_kind::store);
-  const char* read = p.read == programs::copy_read_order::lanes_down_rows ? "down-rows"
-                     : p.lane_rows == 32                                  ? "mfma"
-                     : wave == 32                                         ? "ldmatrix"
-                                                                          : "mfma16";
-  r.reader = named_side(read, r.tile, threads, wave, p.vector, sim::access_kind::load);
-  return r;
-}
-
-lds_layout layout_of(const programs::copy_params& p, const sim::arch_table& a) {
-  lds_layout l;
-  l.rows = p.rows;
-  l.cols = p.cols;
-  l.elem_bytes = 2;
-  switch (p.layout) {
-    case programs::copy_lds_layout::row_major: break;
-    case programs::copy_lds_layout::padded:
-      l.family = layout_family::padded;
-      l.pad = p.pad > 0 ? p.pad : p.vector;
-      break;
-    case programs::copy_lds_layout::ck_xor:
-      l.family = layout_family::ck;
-      l.ck = {p.rows, p.cols, p.vector, 2, 0, p.ck_banks, p.ck_order};
-      break;
-    case programs::copy_lds_layout::cute_swizzle:
-      l.family = layout_family::cute;
-      l.terms = {{p.swizzle_bits, p.swizzle_base, p.swizzle_shift}};
-      break;
-  }
-  (void)a;
-  return l;
-}
-
-// The copy program's LDS store and read-back wavefronts (the read back per lane or through ldmatrix), run in the
-// engine on one workgroup of `threads` at arch: engine_lds("gfx942", <128 x 32, ck_xor, mfma read>) == {64, 64}.
-std::pair<long long, long long> engine_lds(const std::string& arch, const programs::copy_params& p, int threads = 256) {
-  const sim::launch l = sim::launch_on(arch, 1, threads);
-  const std::vector<std::uint16_t> input = programs::copy_input<std::uint16_t>(programs::copy_elements(l, p));
-  const sim::run_result run = programs::run_copy<std::uint16_t>(l, p, input);
-  CHECK(run.memory.get<std::uint16_t>(1) == input);
-  const sim::program_report rep = sim::make_program_report(sim::arch_named(arch), run);
-  std::pair<long long, long long> lds{0, 0};
-  for (const sim::instruction_report& i : rep.instructions) {
-    if (i.label == "lds store") lds.first = i.wavefronts;
-    else if (i.label == "lds load" || i.label == "ldmatrix") lds.second = i.wavefronts;
-  }
-  return lds;
-}
-
-}  // namespace
-
-TEST_CASE("law: a side priced under a layout costs what the copy program costs in the engine (every lds-index-swap and cute-swizzle case)") {
-  std::vector<std::pair<std::string, programs::copy_params>> cases;  // (arch, params)
-  programs::copy_params p;
-  p.rows = 128;
-  p.cols = 32;
-  p.read = programs::copy_read_order::gemm_operand;
-  for (const char* arch : {"gfx942", "gfx950", "sm90"})
-    for (auto layout : {programs::copy_lds_layout::row_major, programs::copy_lds_layout::padded,
-                        programs::copy_lds_layout::ck_xor})
-      for (auto order : {ck_lds_order::l_k0_2025, ck_lds_order::k0_l_2024}) {
-        p.layout = layout;
-        p.ck_order = order;
-        p.lane_rows = std::string(arch) == "sm90" ? 16 : 32;
-        p.ck_banks = std::string(arch) == "gfx950" ? 64 : 32;
-        cases.push_back({arch, p});
-      }
-  p.cols = 64;
-  p.layout = programs::copy_lds_layout::cute_swizzle;
-  p.swizzle_base = 3;
-  p.swizzle_shift = 3;
-  for (int bits : {1, 2, 3}) {
-    p.swizzle_bits = bits;
-    p.lane_rows = 16;
-    cases.push_back({"sm90", p});
-  }
-  p.read = programs::copy_read_order::lanes_down_rows;
-  cases.push_back({"gfx942", p});
-  for (const auto& c : cases) {
-    const std::string& arch = c.first;  // not a structured binding: clang 14's CAPTURE cannot name one
-    const programs::copy_params& params = c.second;
-    const synth_request r = copy_request(arch, params);
-    const lds_layout l = layout_of(params, *r.arch);
-    const std::vector<index_t> off = layout_offsets(l);
-    const std::pair<long long, long long> engine = engine_lds(arch, params);
-    const std::string name = l.name();
-    CAPTURE(arch);
-    CAPTURE(name);
-    CHECK(price_side(*r.arch, r.tile, r.writer, off).wavefronts == engine.first);
-    CHECK(price_side(*r.arch, r.tile, r.reader, off).wavefronts == engine.second);
-  }
-}
 
 TEST_CASE("known answer: sm90 fp16 8x64-wide ldmatrix reads synthesize CuTe's SW128 atom, Swizzle<3,3,3> (bytes <3,4,3>)") {
   programs::copy_params p;

@@ -1,51 +1,76 @@
-// tilesim/gpu/crosscheck/json.cpp: parse_json and dump (see json.hpp).
-#include "gpu/crosscheck/json.hpp"
+// tilesim/util/json.cpp: json_value's accessors, parse_json (recursive descent over RFC 8259) and dump (see json.hpp).
+#include "util/json.hpp"
 
-#include <cctype>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <unordered_set>
 
-namespace tilesim::gpu {
+namespace tilesim::util {
 
-const char* json_value::type_name() const {
-  static const char* names[] = {"null", "boolean", "number", "string", "array", "object"};
-  return names[v_.index()];
+namespace {
+
+// What errors call each kind: "a string", "null".
+const char* kind_name(std::size_t index) {
+  static const char* names[] = {"null", "a boolean", "a number", "a string", "an array", "an object"};
+  return names[index];
+}
+
+}  // namespace
+
+void json_value::wrong(const char* expected) const {
+  throw json_error("'" + name_ + "': expected " + expected + ", found " + kind_name(v_.index()));
 }
 
 bool json_value::boolean() const {
   if (const bool* b = std::get_if<bool>(&v_)) return *b;
-  throw json_error(std::string("expected a boolean, found ") + type_name());
+  wrong("a boolean");
 }
 double json_value::number() const {
-  if (const double* d = std::get_if<double>(&v_)) return *d;
-  throw json_error(std::string("expected a number, found ") + type_name());
+  if (const number_t* n = std::get_if<number_t>(&v_)) return n->value;
+  wrong("a number");
+}
+std::int64_t json_value::integer() const {
+  const number_t* n = std::get_if<number_t>(&v_);
+  if (!n) wrong("an integer");
+  // Digits after an optional '-' (RFC 8259's integers); a number built from a double is read as dump writes it.
+  const std::string text = n->text.empty() ? number_text(n->value) : n->text;
+  const std::size_t sign = !text.empty() && text[0] == '-' ? 1 : 0;
+  if (text.size() == sign || text.find_first_not_of("0123456789", sign) != std::string::npos) wrong("an integer");
+  errno = 0;
+  char* end = nullptr;
+  const long long v = std::strtoll(text.c_str(), &end, 10);
+  if (errno == ERANGE || *end != '\0') throw json_error("'" + name_ + "': " + text + " does not fit a 64-bit integer");
+  return v;
 }
 const std::string& json_value::string() const {
   if (const std::string* s = std::get_if<std::string>(&v_)) return *s;
-  throw json_error(std::string("expected a string, found ") + type_name());
+  wrong("a string");
 }
 const json_value::array& json_value::elements() const {
   if (const array* a = std::get_if<array>(&v_)) return *a;
-  throw json_error(std::string("expected an array, found ") + type_name());
+  wrong("an array");
 }
 const json_value::object& json_value::members() const {
   if (const object* o = std::get_if<object>(&v_)) return *o;
-  throw json_error(std::string("expected an object, found ") + type_name());
+  wrong("an object");
 }
 const json_value* json_value::get(const std::string& key) const {
-  for (const auto& [k, v] : members())
-    if (k == key) return &v;
+  if (const object* o = std::get_if<object>(&v_))
+    for (const auto& [k, v] : *o)
+      if (k == key) return &v;
   return nullptr;
 }
 const json_value& json_value::operator[](const std::string& key) const {
+  (void)members();  // "expected an object" first
   if (const json_value* v = get(key)) return *v;
-  throw json_error("missing key \"" + key + "\"");
+  throw json_error("'" + name_ + "': no member '" + key + "'");
 }
 const json_value& json_value::operator[](std::size_t i) const {
   const array& a = elements();
   if (i >= a.size())
-    throw json_error("index " + std::to_string(i) + " past an array of " + std::to_string(a.size()));
+    throw json_error("'" + name_ + "': index " + std::to_string(i) + " past an array of " + std::to_string(a.size()));
   return a[i];
 }
 json_value& json_value::at(const std::string& key) {
@@ -54,22 +79,24 @@ json_value& json_value::at(const std::string& key) {
 json_value& json_value::at(std::size_t i) { return const_cast<json_value&>(static_cast<const json_value&>(*this)[i]); }
 json_value& json_value::set(const std::string& key, json_value value) {
   if (is_null()) v_ = object{};
-  if (!is_object()) throw json_error(std::string("set(\"") + key + "\") on a " + type_name());
-  std::get<object>(v_).emplace_back(key, std::move(value));
-  return std::get<object>(v_).back().second;
+  if (!is_object()) wrong("an object");
+  value.name_ = key;
+  object& o = std::get<object>(v_);
+  o.emplace_back(key, std::move(value));
+  return o.back().second;
 }
 json_value& json_value::push(json_value value) {
   if (is_null()) v_ = array{};
-  if (!is_array()) throw json_error(std::string("push() on a ") + type_name());
-  std::get<array>(v_).push_back(std::move(value));
-  return std::get<array>(v_).back();
+  if (!is_array()) wrong("an array");
+  array& a = std::get<array>(v_);
+  value.name_ = "item " + std::to_string(a.size());
+  a.push_back(std::move(value));
+  return a.back();
 }
 
-namespace {
-
-class parser {
+class json_parser {
  public:
-  explicit parser(const std::string& t) : t_(t) {}
+  json_parser(const std::string& t, json_duplicates d) : t_(t), duplicates_(d) {}
 
   json_value document() {
     json_value v = value(0);
@@ -79,8 +106,19 @@ class parser {
   }
 
  private:
+  const std::string& t_;
+  const json_duplicates duplicates_;
+  std::size_t i_ = 0;
+
+  // "JSON at byte 3: expected a value, found ']'" (a byte that is not printable ASCII as "byte 0x1f").
   [[noreturn]] void fail(const std::string& what) const {
-    std::string found = i_ < t_.size() ? std::string("'") + t_[i_] + "'" : "the end";
+    std::string found = "the end";
+    if (i_ < t_.size()) {
+      const unsigned char c = static_cast<unsigned char>(t_[i_]);
+      char hex[16];
+      std::snprintf(hex, sizeof hex, "byte 0x%02x", c);
+      found = c >= 0x20 && c < 0x7f ? std::string("'") + t_[i_] + "'" : std::string(hex);
+    }
     throw json_error("JSON at byte " + std::to_string(i_) + ": " + what + ", found " + found);
   }
   void space() {
@@ -99,6 +137,7 @@ class parser {
     if (t_.compare(i_, s.size(), s) == 0) return i_ += s.size(), true;
     return false;
   }
+
   json_value value(int depth) {
     if (depth > 64) fail("nesting deeper than 64");
     space();
@@ -116,13 +155,20 @@ class parser {
   json_value obj(int depth) {
     ++i_;
     json_value o = json_value::object{};
+    auto& members = std::get<json_value::object>(o.v_);
     if (eat('}')) return o;
+    std::unordered_set<std::string> seen;  // the duplicate check in constant time per member: linear reading
     do {
       space();
-      if (i_ >= t_.size() || t_[i_] != '"') fail("expected a key");
+      if (i_ >= t_.size() || t_[i_] != '"') fail("expected a member name");
+      const std::size_t at = i_;
       std::string key = str();
+      if (duplicates_ == json_duplicates::refuse && !seen.insert(key).second)
+        throw json_error("JSON at byte " + std::to_string(at) + ": member '" + key + "' given twice");
       expect(':');
-      o.set(key, value(depth + 1));
+      json_value item = value(depth + 1);
+      item.name_ = key;
+      members.emplace_back(std::move(key), std::move(item));
     } while (eat(','));
     expect('}');
     return o;
@@ -130,20 +176,53 @@ class parser {
   json_value arr(int depth) {
     ++i_;
     json_value a = json_value::array{};
+    auto& items = std::get<json_value::array>(a.v_);
     if (eat(']')) return a;
-    do a.push(value(depth + 1));
-    while (eat(','));
+    do {
+      json_value item = value(depth + 1);
+      item.name_ = "item " + std::to_string(items.size());
+      items.push_back(std::move(item));
+    } while (eat(','));
     expect(']');
     return a;
+  }
+  unsigned hex4() {
+    if (i_ + 4 > t_.size()) fail("\\u escape needs 4 hex digits");
+    unsigned v = 0;
+    for (int k = 0; k < 4; ++k, ++i_) {
+      const char h = t_[i_];
+      const int d = h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10 : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
+      if (d < 0) fail("\\u escape needs 4 hex digits");
+      v = v * 16 + static_cast<unsigned>(d);
+    }
+    return v;
+  }
+  static void utf8(unsigned cp, std::string& s) {
+    if (cp < 0x80) {
+      s += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+      s += static_cast<char>(0xc0 | (cp >> 6));
+      s += static_cast<char>(0x80 | (cp & 0x3f));
+    } else if (cp < 0x10000) {
+      s += static_cast<char>(0xe0 | (cp >> 12));
+      s += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
+      s += static_cast<char>(0x80 | (cp & 0x3f));
+    } else {
+      s += static_cast<char>(0xf0 | (cp >> 18));
+      s += static_cast<char>(0x80 | ((cp >> 12) & 0x3f));
+      s += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
+      s += static_cast<char>(0x80 | (cp & 0x3f));
+    }
   }
   std::string str() {
     ++i_;
     std::string s;
     while (true) {
       if (i_ >= t_.size()) fail("unterminated string");
-      const char c = t_[i_++];
-      if (c == '"') return s;
+      const char c = t_[i_];
+      if (c == '"') return ++i_, s;
       if (static_cast<unsigned char>(c) < 0x20) fail("control character in a string");
+      ++i_;
       if (c != '\\') {
         s += c;
         continue;
@@ -160,21 +239,17 @@ class parser {
         case 'r': s += '\r'; break;
         case 't': s += '\t'; break;
         case 'u': {
-          if (i_ + 4 > t_.size()) fail("short \\u escape");
-          for (std::size_t k = i_; k < i_ + 4; ++k)
-            if (!std::isxdigit(static_cast<unsigned char>(t_[k]))) fail("\\u escape needs 4 hex digits");
-          const unsigned cp = static_cast<unsigned>(std::strtoul(t_.substr(i_, 4).c_str(), nullptr, 16));
-          i_ += 4;
-          if (cp < 0x80) {
-            s += static_cast<char>(cp);
-          } else if (cp < 0x800) {
-            s += static_cast<char>(0xC0 | (cp >> 6));
-            s += static_cast<char>(0x80 | (cp & 0x3F));
-          } else {
-            s += static_cast<char>(0xE0 | (cp >> 12));
-            s += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-            s += static_cast<char>(0x80 | (cp & 0x3F));
+          unsigned cp = hex4();
+          if (cp >= 0xd800 && cp < 0xdc00) {  // a high surrogate: its low half must follow
+            if (t_.compare(i_, 2, "\\u") != 0) fail("a high surrogate without its low half");
+            i_ += 2;
+            const unsigned low = hex4();
+            if (low < 0xdc00 || low >= 0xe000) fail("a high surrogate without its low half");
+            cp = 0x10000 + ((cp - 0xd800) << 10) + (low - 0xdc00);
+          } else if (cp >= 0xdc00 && cp < 0xe000) {
+            fail("a low surrogate without its high half");
           }
+          utf8(cp, s);
           break;
         }
         default: --i_; fail("unknown escape");
@@ -206,19 +281,75 @@ class parser {
       if (i_ < t_.size() && (t_[i_] == '+' || t_[i_] == '-')) ++i_;
       if (digits() == 0) fail("expected a digit in the exponent");
     }
-    const double d = std::strtod(t_.substr(start, i_ - start).c_str(), nullptr);
+    json_value n;
+    std::string text = t_.substr(start, i_ - start);
+    const double d = std::strtod(text.c_str(), nullptr);
     if (!std::isfinite(d)) {
       i_ = start;
       fail("number out of a double's range");
     }
-    return json_value(d);
+    n.v_ = json_value::number_t{d, std::move(text)};
+    return n;
   }
-
-  const std::string& t_;
-  std::size_t i_ = 0;
 };
 
-std::string quote(const std::string& s) {
+namespace {
+
+void write(const json_value& v, int indent, std::string& out) {
+  const std::string pad(static_cast<std::size_t>(indent) + 2, ' '), close(static_cast<std::size_t>(indent), ' ');
+  if (v.is_null()) {
+    out += "null";
+  } else if (v.is_number()) {
+    out += number_text(v.number());
+  } else if (v.is_string()) {
+    out += json_quote(v.string());
+  } else if (v.is_array()) {
+    const auto& a = v.elements();
+    bool flat = a.size() <= 16;
+    for (const json_value& e : a) flat = flat && (e.is_number() || e.is_null());
+    if (a.empty()) {
+      out += "[]";
+      return;
+    }
+    out += flat ? "[" : "[\n";
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      if (!flat) out += pad;
+      write(a[i], indent + 2, out);
+      if (i + 1 < a.size()) out += flat ? ", " : ",\n";
+    }
+    out += flat ? "]" : "\n" + close + "]";
+  } else if (v.is_object()) {
+    const auto& o = v.members();
+    if (o.empty()) {
+      out += "{}";
+      return;
+    }
+    out += "{\n";
+    for (std::size_t i = 0; i < o.size(); ++i) {
+      out += pad + json_quote(o[i].first) + ": ";
+      write(o[i].second, indent + 2, out);
+      if (i + 1 < o.size()) out += ",";
+      out += "\n";
+    }
+    out += close + "}";
+  } else {
+    out += v.boolean() ? "true" : "false";
+  }
+}
+
+}  // namespace
+
+json_value parse_json(const std::string& text, json_duplicates duplicates) {
+  return json_parser(text, duplicates).document();
+}
+
+std::string dump(const json_value& v, int indent) {
+  std::string out;
+  write(v, indent, out);
+  return out;
+}
+
+std::string json_quote(const std::string& s) {
   std::string o = "\"";
   for (const char c : s) {
     switch (c) {
@@ -251,58 +382,6 @@ std::string number_text(double d) {
   return buf;
 }
 
-void write(const json_value& v, int indent, std::string& out) {
-  const std::string pad(static_cast<std::size_t>(indent) + 2, ' '), close(static_cast<std::size_t>(indent), ' ');
-  if (v.is_null()) {
-    out += "null";
-  } else if (v.is_number()) {
-    out += number_text(v.number());
-  } else if (v.is_string()) {
-    out += quote(v.string());
-  } else if (v.is_array()) {
-    const auto& a = v.elements();
-    bool flat = a.size() <= 16;
-    for (const json_value& e : a) flat = flat && (e.is_number() || e.is_null());
-    if (a.empty()) {
-      out += "[]";
-      return;
-    }
-    out += flat ? "[" : "[\n";
-    for (std::size_t i = 0; i < a.size(); ++i) {
-      if (!flat) out += pad;
-      write(a[i], indent + 2, out);
-      if (i + 1 < a.size()) out += flat ? ", " : ",\n";
-    }
-    out += flat ? "]" : "\n" + close + "]";
-  } else if (v.is_object()) {
-    const auto& o = v.members();
-    if (o.empty()) {
-      out += "{}";
-      return;
-    }
-    out += "{\n";
-    for (std::size_t i = 0; i < o.size(); ++i) {
-      out += pad + quote(o[i].first) + ": ";
-      write(o[i].second, indent + 2, out);
-      if (i + 1 < o.size()) out += ",";
-      out += "\n";
-    }
-    out += close + "}";
-  } else {
-    out += v.boolean() ? "true" : "false";
-  }
-}
-
-}  // namespace
-
-json_value parse_json(const std::string& text) { return parser(text).document(); }
-
-std::string dump(const json_value& v, int indent) {
-  std::string out;
-  write(v, indent, out);
-  return out;
-}
-
 json_value exact_u64(std::uint64_t v) { return json_value(std::to_string(v)); }
 
 std::uint64_t read_u64(const json_value& v, const std::string& what) {
@@ -315,7 +394,8 @@ std::uint64_t read_u64(const json_value& v, const std::string& what) {
       ok = digit <= 9 && r <= (UINT64_MAX - digit) / 10;
       r = r * 10 + digit;
     }
-    if (!ok) throw json_error(what + ": \"" + t + "\" is not an unsigned 64-bit decimal integer (0.." + std::to_string(UINT64_MAX) + ")");
+    if (!ok)
+      throw json_error(what + ": \"" + t + "\" is not an unsigned 64-bit decimal integer (0.." + std::to_string(UINT64_MAX) + ")");
     return r;
   }
   const double d = v.number();  // throws json_error naming the type when neither a string nor a number
@@ -325,4 +405,4 @@ std::uint64_t read_u64(const json_value& v, const std::string& what) {
   return static_cast<std::uint64_t>(static_cast<long long>(d));
 }
 
-}  // namespace tilesim::gpu
+}  // namespace tilesim::util
