@@ -17,6 +17,9 @@
 // the simulator checked for the same point (gpu/crosscheck simulates first; TILESIM_DEVICE_STRICT builds
 // re-check on the device). A runtime failure (a launch that traps, too much shared memory, no device) throws
 // device_error naming the call; buffers come back in slot order with their sizes unchanged.
+// The runners are weak references: only tilesim-gpu links kernels.cu, and a CPU-only binary that names them (the
+// programs' adapters, examples/adapters/) links without them, where their address is null
+// (gpu/crosscheck/adapter_kit.hpp's linked() turns that into a device_error).
 #pragma once
 
 #include <cstddef>
@@ -36,29 +39,32 @@
 
 namespace tilesim::gpu {
 
+// A runner defined by kernels.cu, weak where kernels.cu is not linked (see the essay).
+#define TILESIM_DEVICE_RUNNER [[gnu::weak]] device_result
+
 // The first GPU; throws device_error("no GPU: ...") without one.
 device_description describe_device();
 
 // copy_tile<std::uint16_t> (fp16 bits) with params' slots pointing into `buffers`.
-device_result run_copy_on_device(const programs::copy_params& p, const device_launch& l, std::vector<byte_buffer> buffers);
+TILESIM_DEVICE_RUNNER run_copy_on_device(const programs::copy_params& p, const device_launch& l, std::vector<byte_buffer> buffers);
 // copy_tile<float>.
-device_result run_copy_f32_on_device(const programs::copy_params& p, const device_launch& l,
+TILESIM_DEVICE_RUNNER run_copy_f32_on_device(const programs::copy_params& p, const device_launch& l,
                                      std::vector<byte_buffer> buffers);
 // lds_sweep<std::uint32_t, 4>.
-device_result run_lds_sweep_on_device(const programs::lds_sweep_params& p, const device_launch& l,
+TILESIM_DEVICE_RUNNER run_lds_sweep_on_device(const programs::lds_sweep_params& p, const device_launch& l,
                                       std::vector<byte_buffer> buffers);
 // gemm_tile (fp32).
-device_result run_gemm_on_device(const programs::gemm_params& p, const device_launch& l, std::vector<byte_buffer> buffers);
+TILESIM_DEVICE_RUNNER run_gemm_on_device(const programs::gemm_params& p, const device_launch& l, std::vector<byte_buffer> buffers);
 // mma_gemm (fp16 in, fp32 out; sm90).
-device_result run_mma_gemm_on_device(const programs::mma_gemm_params& p, const device_launch& l,
+TILESIM_DEVICE_RUNNER run_mma_gemm_on_device(const programs::mma_gemm_params& p, const device_launch& l,
                                      std::vector<byte_buffer> buffers);
 // examples::morton_read<float> (examples/morton).
-device_result run_morton_on_device(const examples::morton_params& p, const device_launch& l,
+TILESIM_DEVICE_RUNNER run_morton_on_device(const examples::morton_params& p, const device_launch& l,
                                    std::vector<byte_buffer> buffers);
 // programs::transpose (the scalar fp32 transpose through load_element / store_element).
-device_result run_transpose_on_device(const programs::transpose_params& p, const device_launch& l,
+TILESIM_DEVICE_RUNNER run_transpose_on_device(const programs::transpose_params& p, const device_launch& l,
                                       std::vector<byte_buffer> buffers);
 // examples::conv (examples/conv; fp32, every mode).
-device_result run_conv_on_device(const examples::conv_params& p, const device_launch& l, std::vector<byte_buffer> buffers);
+TILESIM_DEVICE_RUNNER run_conv_on_device(const examples::conv_params& p, const device_launch& l, std::vector<byte_buffer> buffers);
 
 }  // namespace tilesim::gpu
