@@ -14,6 +14,7 @@
 
 #include "examples/conv/conv_variants.hpp"
 #include "gpu/crosscheck/adapter_kit.hpp"
+#include "gpu/kernels/programs/conv_f32.hpp"
 
 namespace tilesim::examples::adapters {
 
@@ -43,9 +44,8 @@ inline const gpu::program_adapter conv_f32_program = {
           mem.add<float>("in", gpu::typed<float>(in.buffers[0]));
           mem.add<float>("w", gpu::typed<float>(in.buffers[1]));
           mem.add<float>("out", gpu::typed<float>(in.buffers[2]));
-          const conv_shape shape{p.conv, p.block, p.wave_size, p.grid};
-          s.run = gpu::compiled_run<gpu::compiled::conv_shapes>(
-              shape, l, std::move(mem), [&]<auto S>(sim::thread_context& ctx) { conv(ctx, constant<S>{}); });
+          s.run = gpu::simulate_entry<gpu::compiled::conv_f32_entry>(
+              conv_shape{p.conv, p.block, p.wave_size, p.grid}, l, std::move(mem));
           s.buffers = {gpu::bytes_of(s.run.memory.get<float>(0)), gpu::bytes_of(s.run.memory.get<float>(1)),
                        gpu::bytes_of(s.run.memory.get<float>(2))};
         },
@@ -76,11 +76,12 @@ inline const gpu::program_adapter conv_f32_program = {
         },
     .has_compiled_kernel =
         [](const gpu::crosscheck_point& p) {
-          return gpu::compiled::find_shape(gpu::compiled::conv_shapes, conv_shape{p.conv, p.block, p.wave_size, p.grid}) >= 0;
+          return gpu::entry_has<gpu::compiled::conv_f32_entry>(conv_shape{p.conv, p.block, p.wave_size, p.grid});
         },
     .run_on_device =
         [](const gpu::crosscheck_point& p, const gpu::device_launch& l, std::vector<gpu::byte_buffer> b) {
-          return gpu::linked(gpu::run_conv_on_device, "run_conv_on_device")(p.conv, l, std::move(b));
+          return gpu::run_entry_on_device<gpu::compiled::conv_f32_entry>(
+              conv_shape{p.conv, l.block, gpu::compiled::sm90_wave, l.grid}, l, std::move(b));
         },
     .lds_bytes = nullptr,
 };

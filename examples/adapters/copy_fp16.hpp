@@ -12,6 +12,7 @@
 #include <string>
 
 #include "examples/adapters/copy_common.hpp"
+#include "gpu/kernels/programs/copy_fp16.hpp"
 
 namespace tilesim::examples::adapters {
 
@@ -59,10 +60,8 @@ inline const gpu::program_adapter copy_fp16_program = {
           sim::global_memory mem;
           mem.add<std::uint16_t>("in", gpu::typed<std::uint16_t>(in.buffers[0]));
           mem.add<std::uint16_t>("out", gpu::typed<std::uint16_t>(in.buffers[1]));
-          const programs::copy_shape shape{p.copy, p.block, p.wave_size, p.grid};
-          s.run = gpu::compiled_run<gpu::compiled::copy_fp16_shapes>(
-              shape, l, std::move(mem),
-              [&]<auto S>(sim::thread_context& ctx) { programs::copy_tile<std::uint16_t>(ctx, constant<S>{}); });
+          s.run = gpu::simulate_entry<gpu::compiled::copy_fp16_entry>(
+              programs::copy_shape{p.copy, p.block, p.wave_size, p.grid}, l, std::move(mem));
           s.buffers = {gpu::bytes_of(s.run.memory.get<std::uint16_t>(0)), gpu::bytes_of(s.run.memory.get<std::uint16_t>(1))};
         },
     .check_output =
@@ -74,12 +73,12 @@ inline const gpu::program_adapter copy_fp16_program = {
     .params_from_json = [](const gpu::json_value& q, gpu::crosscheck_point& p) { copy_params_from_json(q, p.copy); },
     .has_compiled_kernel =
         [](const gpu::crosscheck_point& p) {
-          return gpu::compiled::find_shape(gpu::compiled::copy_fp16_shapes,
-                                           programs::copy_shape{p.copy, p.block, p.wave_size, p.grid}) >= 0;
+          return gpu::entry_has<gpu::compiled::copy_fp16_entry>(programs::copy_shape{p.copy, p.block, p.wave_size, p.grid});
         },
     .run_on_device =
         [](const gpu::crosscheck_point& p, const gpu::device_launch& l, std::vector<gpu::byte_buffer> b) {
-          return gpu::linked(gpu::run_copy_on_device, "run_copy_on_device")(p.copy, l, std::move(b));
+          return gpu::run_entry_on_device<gpu::compiled::copy_fp16_entry>(
+              programs::copy_shape{p.copy, l.block, gpu::compiled::sm90_wave, l.grid}, l, std::move(b));
         },
     .lds_bytes = [](const gpu::crosscheck_point& p) { return copy_lds_bytes(p.copy, 2); },
 };

@@ -17,6 +17,7 @@
 #include "examples/adapters/param_names.hpp"
 #include "examples/gemm/gemm_variants.hpp"
 #include "gpu/crosscheck/adapter_kit.hpp"
+#include "gpu/kernels/programs/gemm_fp32.hpp"
 
 namespace tilesim::examples::adapters {
 
@@ -92,10 +93,8 @@ inline const gpu::program_adapter gemm_fp32_program = {
           mem.add<float>("a", gpu::typed<float>(in.buffers[0]));
           mem.add<float>("b", gpu::typed<float>(in.buffers[1]));
           mem.add<float>("c", gpu::typed<float>(in.buffers[2]));
-          const programs::gemm_shape shape{p.gemm, p.block, p.wave_size};
-          s.run = gpu::compiled_run<gpu::compiled::gemm_shapes>(
-              shape, l, std::move(mem),
-              [&]<auto S>(sim::thread_context& ctx) { programs::gemm_tile(ctx, constant<S>{}); });
+          s.run = gpu::simulate_entry<gpu::compiled::gemm_fp32_entry>(
+              programs::gemm_shape{p.gemm, p.block, p.wave_size}, l, std::move(mem));
           s.buffers = {gpu::bytes_of(s.run.memory.get<float>(0)), gpu::bytes_of(s.run.memory.get<float>(1)),
                        gpu::bytes_of(s.run.memory.get<float>(2))};
         },
@@ -131,11 +130,12 @@ inline const gpu::program_adapter gemm_fp32_program = {
         },
     .has_compiled_kernel =
         [](const gpu::crosscheck_point& p) {
-          return gpu::compiled::find_shape(gpu::compiled::gemm_shapes, programs::gemm_shape{p.gemm, p.block, p.wave_size}) >= 0;
+          return gpu::entry_has<gpu::compiled::gemm_fp32_entry>(programs::gemm_shape{p.gemm, p.block, p.wave_size});
         },
     .run_on_device =
         [](const gpu::crosscheck_point& p, const gpu::device_launch& l, std::vector<gpu::byte_buffer> b) {
-          return gpu::linked(gpu::run_gemm_on_device, "run_gemm_on_device")(p.gemm, l, std::move(b));
+          return gpu::run_entry_on_device<gpu::compiled::gemm_fp32_entry>(
+              programs::gemm_shape{p.gemm, l.block, gpu::compiled::sm90_wave}, l, std::move(b));
         },
     .lds_bytes = nullptr,
 };

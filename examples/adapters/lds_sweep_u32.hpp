@@ -12,6 +12,7 @@
 #pragma once
 
 #include "examples/adapters/copy_common.hpp"
+#include "gpu/kernels/programs/lds_sweep_u32.hpp"
 
 namespace tilesim::examples::adapters {
 
@@ -62,12 +63,8 @@ inline const gpu::program_adapter lds_sweep_u32_program = {
           sim::global_memory mem;
           mem.add<std::uint32_t>("in", gpu::typed<std::uint32_t>(in.buffers[0]));
           mem.add<std::uint32_t>("out", gpu::typed<std::uint32_t>(in.buffers[1]));
-          const programs::copy_shape shape{p.sweep.tile, p.block, p.wave_size, p.grid};
-          const index_t iterations = p.sweep.iterations;
-          s.run = gpu::compiled_run<gpu::compiled::lds_sweep_shapes>(
-              shape, l, std::move(mem), [&]<auto S>(sim::thread_context& ctx) {
-                programs::lds_sweep<std::uint32_t, 4>(ctx, constant<S>{}, iterations);
-              });
+          s.run = gpu::simulate_entry<gpu::compiled::lds_sweep_u32_entry>(
+              programs::copy_shape{p.sweep.tile, p.block, p.wave_size, p.grid}, l, std::move(mem), p.sweep.iterations);
           s.buffers = {gpu::bytes_of(s.run.memory.get<std::uint32_t>(0)),
                        gpu::bytes_of(s.run.memory.get<std::uint32_t>(1))};
         },
@@ -97,12 +94,12 @@ inline const gpu::program_adapter lds_sweep_u32_program = {
         },
     .has_compiled_kernel =
         [](const gpu::crosscheck_point& p) {
-          return gpu::compiled::find_shape(gpu::compiled::lds_sweep_shapes,
-                                           programs::copy_shape{p.sweep.tile, p.block, p.wave_size, p.grid}) >= 0;
+          return gpu::entry_has<gpu::compiled::lds_sweep_u32_entry>(programs::copy_shape{p.sweep.tile, p.block, p.wave_size, p.grid});
         },
     .run_on_device =
         [](const gpu::crosscheck_point& p, const gpu::device_launch& l, std::vector<gpu::byte_buffer> b) {
-          return gpu::linked(gpu::run_lds_sweep_on_device, "run_lds_sweep_on_device")(p.sweep, l, std::move(b));
+          return gpu::run_entry_on_device<gpu::compiled::lds_sweep_u32_entry>(
+              programs::copy_shape{p.sweep.tile, l.block, gpu::compiled::sm90_wave, l.grid}, l, std::move(b), p.sweep.iterations);
         },
     .lds_bytes = [](const gpu::crosscheck_point& p) { return copy_lds_bytes(p.sweep.tile, 4); },
 };

@@ -13,6 +13,7 @@
 #include <limits>
 
 #include "examples/adapters/gemm_fp32.hpp"  // check_gemm_fp64
+#include "gpu/kernels/programs/mma_gemm_f16.hpp"
 #include "examples/gemm/mma_gemm_variants.hpp"
 
 namespace tilesim::examples::adapters {
@@ -46,10 +47,8 @@ inline const gpu::program_adapter mma_gemm_f16_program = {
           mem.add<std::uint16_t>("a", gpu::typed<std::uint16_t>(in.buffers[0]));
           mem.add<std::uint16_t>("b", gpu::typed<std::uint16_t>(in.buffers[1]));
           mem.add<float>("c", gpu::typed<float>(in.buffers[2]));
-          const programs::mma_gemm_shape shape{p.mma_gemm, p.block, p.wave_size};
-          s.run = gpu::compiled_run<gpu::compiled::mma_gemm_shapes>(
-              shape, l, std::move(mem),
-              [&]<auto S>(sim::thread_context& ctx) { programs::mma_gemm(ctx, constant<S>{}); });
+          s.run = gpu::simulate_entry<gpu::compiled::mma_gemm_f16_entry>(
+              programs::mma_gemm_shape{p.mma_gemm, p.block, p.wave_size}, l, std::move(mem));
           s.buffers = {gpu::bytes_of(s.run.memory.get<std::uint16_t>(0)), gpu::bytes_of(s.run.memory.get<std::uint16_t>(1)),
                        gpu::bytes_of(s.run.memory.get<float>(2))};
         },
@@ -84,12 +83,12 @@ inline const gpu::program_adapter mma_gemm_f16_program = {
         },
     .has_compiled_kernel =
         [](const gpu::crosscheck_point& p) {
-          return gpu::compiled::find_shape(gpu::compiled::mma_gemm_shapes,
-                                           programs::mma_gemm_shape{p.mma_gemm, p.block, p.wave_size}) >= 0;
+          return gpu::entry_has<gpu::compiled::mma_gemm_f16_entry>(programs::mma_gemm_shape{p.mma_gemm, p.block, p.wave_size});
         },
     .run_on_device =
         [](const gpu::crosscheck_point& p, const gpu::device_launch& l, std::vector<gpu::byte_buffer> b) {
-          return gpu::linked(gpu::run_mma_gemm_on_device, "run_mma_gemm_on_device")(p.mma_gemm, l, std::move(b));
+          return gpu::run_entry_on_device<gpu::compiled::mma_gemm_f16_entry>(
+              programs::mma_gemm_shape{p.mma_gemm, l.block, gpu::compiled::sm90_wave}, l, std::move(b));
         },
     .lds_bytes = nullptr,
 };

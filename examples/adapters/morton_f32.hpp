@@ -14,6 +14,7 @@
 
 #include "examples/morton/morton_variants.hpp"
 #include "gpu/crosscheck/adapter_kit.hpp"
+#include "gpu/kernels/programs/morton_f32.hpp"
 
 namespace tilesim::examples::adapters {
 
@@ -40,9 +41,8 @@ inline const gpu::program_adapter morton_f32_program = {
           sim::global_memory mem;
           mem.add<float>("in", gpu::typed<float>(in.buffers[0]));
           mem.add<float>("out", gpu::typed<float>(in.buffers[1]));
-          const morton_shape shape{p.morton, p.block, p.wave_size, p.grid};
-          s.run = gpu::compiled_run<gpu::compiled::morton_shapes>(
-              shape, l, std::move(mem), [&]<auto S>(sim::thread_context& ctx) { morton_read<float>(ctx, constant<S>{}); });
+          s.run = gpu::simulate_entry<gpu::compiled::morton_f32_entry>(
+              morton_shape{p.morton, p.block, p.wave_size, p.grid}, l, std::move(mem));
           s.buffers = {gpu::bytes_of(s.run.memory.get<float>(0)), gpu::bytes_of(s.run.memory.get<float>(1))};
         },
     .check_output =
@@ -87,12 +87,12 @@ inline const gpu::program_adapter morton_f32_program = {
         },
     .has_compiled_kernel =
         [](const gpu::crosscheck_point& p) {
-          return gpu::compiled::find_shape(gpu::compiled::morton_shapes,
-                                           morton_shape{p.morton, p.block, p.wave_size, p.grid}) >= 0;
+          return gpu::entry_has<gpu::compiled::morton_f32_entry>(morton_shape{p.morton, p.block, p.wave_size, p.grid});
         },
     .run_on_device =
         [](const gpu::crosscheck_point& p, const gpu::device_launch& l, std::vector<gpu::byte_buffer> b) {
-          return gpu::linked(gpu::run_morton_on_device, "run_morton_on_device")(p.morton, l, std::move(b));
+          return gpu::run_entry_on_device<gpu::compiled::morton_f32_entry>(
+              morton_shape{p.morton, l.block, gpu::compiled::sm90_wave, l.grid}, l, std::move(b));
         },
     .lds_bytes = nullptr,
 };

@@ -12,6 +12,7 @@
 #include <bit>
 
 #include "gpu/crosscheck/adapter_kit.hpp"
+#include "gpu/kernels/programs/transpose_f32.hpp"
 
 namespace tilesim::examples::adapters {
 
@@ -49,10 +50,8 @@ inline const gpu::program_adapter transpose_f32_program = {
           sim::global_memory mem;
           mem.add<float>("in", gpu::typed<float>(in.buffers[0]));
           mem.add<float>("out", gpu::typed<float>(in.buffers[1]));
-          const programs::transpose_shape shape{p.transpose, p.block, p.wave_size};
-          s.run = gpu::compiled_run<gpu::compiled::transpose_shapes>(
-              shape, l, std::move(mem),
-              [&]<auto S>(sim::thread_context& ctx) { programs::transpose(ctx, constant<S>{}); });
+          s.run = gpu::simulate_entry<gpu::compiled::transpose_f32_entry>(
+              programs::transpose_shape{p.transpose, p.block, p.wave_size}, l, std::move(mem));
           s.buffers = {gpu::bytes_of(s.run.memory.get<float>(0)), gpu::bytes_of(s.run.memory.get<float>(1))};
         },
     .check_output =
@@ -83,12 +82,12 @@ inline const gpu::program_adapter transpose_f32_program = {
         [](const gpu::json_value& q, gpu::crosscheck_point& p) { p.transpose.n = static_cast<index_t>(q["n"].number()); },
     .has_compiled_kernel =
         [](const gpu::crosscheck_point& p) {
-          return gpu::compiled::find_shape(gpu::compiled::transpose_shapes,
-                                           programs::transpose_shape{p.transpose, p.block, p.wave_size}) >= 0;
+          return gpu::entry_has<gpu::compiled::transpose_f32_entry>(programs::transpose_shape{p.transpose, p.block, p.wave_size});
         },
     .run_on_device =
         [](const gpu::crosscheck_point& p, const gpu::device_launch& l, std::vector<gpu::byte_buffer> b) {
-          return gpu::linked(gpu::run_transpose_on_device, "run_transpose_on_device")(p.transpose, l, std::move(b));
+          return gpu::run_entry_on_device<gpu::compiled::transpose_f32_entry>(
+              programs::transpose_shape{p.transpose, l.block, gpu::compiled::sm90_wave}, l, std::move(b));
         },
     .lds_bytes = nullptr,
 };

@@ -73,8 +73,23 @@ sim::run_result compiled_run(const Shape& shape, const sim::launch& l, sim::glob
   });
   if (!found)
     throw std::invalid_argument("no compiled kernel for this point's shape (grid " + std::to_string(l.grid) + ", block " +
-                                std::to_string(l.block) + "): add it to gpu/kernels/compiled_shapes.hpp");
+                                std::to_string(l.block) + "): add it to its table in gpu/kernels/programs/");
   return r;
+}
+
+// The simulator's run of Entry (gpu/kernels/programs/) at `shape`: Entry::run<S>(ctx, arguments...), the body
+// its GPU kernel runs.
+template <class Entry, class Shape, class... Arguments>
+sim::run_result simulate_entry(const Shape& shape, const sim::launch& l, sim::global_memory mem, Arguments... arguments) {
+  return compiled_run<Entry::shapes>(shape, l, std::move(mem), [&]<auto S>(sim::thread_context& ctx) {
+    Entry::template run<S>(ctx, arguments...);
+  });
+}
+
+// True when Entry's table holds `shape` (its kernel is compiled).
+template <class Entry, class Shape>
+bool entry_has(const Shape& shape) {
+  return compiled::find_shape(Entry::shapes, shape) >= 0;
 }
 
 // The device runner `f` (gpu/kernels/device_run.hpp), or device_error where this binary does not link the kernels
@@ -85,6 +100,19 @@ auto linked(R (*f)(A...), const char* name) {
     throw device_error(std::string("this program is built without the GPU kernels (") + name +
                        "): run it from tilesim-gpu");
   return f;
+}
+
+// Runs Entry's kernel on the GPU at `shape` (launch l, run-time argument where the kernel has one); a shape
+// with no entry is a device_error naming the launch, before any launch.
+template <class Entry, class Shape>
+device_result run_entry_on_device(const Shape& shape, const device_launch& l, std::vector<byte_buffer> buffers,
+                                  index_t argument = 0) {
+  const int at = compiled::find_shape(Entry::shapes, shape);
+  if (at < 0)
+    throw device_error(std::string("no compiled ") + Entry::title + " kernel for this shape (grid " +
+                       std::to_string(l.grid) + ", block " + std::to_string(l.block) +
+                       "): add it to its table in gpu/kernels/programs/");
+  return linked(run_compiled_kernel, "run_compiled_kernel")(Entry::kernel, at, l, std::move(buffers), argument);
 }
 
 }  // namespace tilesim::gpu

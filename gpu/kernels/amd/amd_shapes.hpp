@@ -33,6 +33,7 @@
 
 #include "kernel/conv/conv_shapes.hpp"
 #include "kernel/morton/morton_shapes.hpp"
+#include "kernel/transpose/transpose.hpp"
 #include "gpu/kernels/compiled_shapes.hpp"
 
 namespace tilesim::gpu::amd {
