@@ -1,9 +1,10 @@
 // tilesim/examples/adapters/adapters.cpp: THE registration list of the cross-check's catalogue programs
-// (gpu/crosscheck/program_adapter.hpp), and every example case the cross-check runs.
+// (gpu/crosscheck/program_adapter.hpp), and every example case the cross-check runs (from registered_examples()).
 //
 // A new catalogue program is its kernel/<program>/ folder, its adapter header here (one program_adapter: its
 // points, inputs, simulator run, output check, parameters' JSON, compiled shapes, device runner) and one line in
-// registered_programs() below. The catalogue's built-in points come in this list's order, then the examples'.
+// registered_programs() below. The catalogue's built-in points come in this list's order, then the examples' (their
+// one list is examples/catalogue.cpp's registered_examples()).
 #include "examples/adapters/conv_f32.hpp"
 #include "examples/adapters/copy_fp16.hpp"
 #include "examples/adapters/copy_fp32.hpp"
@@ -12,12 +13,7 @@
 #include "examples/adapters/mma_gemm_f16.hpp"
 #include "examples/adapters/morton_f32.hpp"
 #include "examples/adapters/transpose_f32.hpp"
-#include "examples/cute_swizzle/cute_swizzle_variants.hpp"
-#include "examples/lds_index_swap/lds_index_swap_variants.hpp"
-#include "examples/synthesized/synthesized_variants.hpp"
-#include "kernel/gemm_tile/gemm_reference.hpp"
-#include "kernel/mma_gemm/mma_gemm_reference.hpp"
-#include "sim/arch/arch.hpp"
+#include "examples/catalogue.hpp"
 
 namespace tilesim::gpu {
 
@@ -32,33 +28,9 @@ const std::vector<const program_adapter*>& registered_programs() {
 
 std::vector<crosscheck_point> registered_example_points() {
   std::vector<crosscheck_point> v;
-  auto add = [&v](program_kind kind, const std::string& example, const std::string& name, int grid, int block) {
-    crosscheck_point p;
-    p.program = kind;
-    p.example = example;
-    p.name = "example " + example + ": " + name;
-    p.grid = grid;
-    p.block = block;
-    p.wave_size = sim::arch_named("sm90").wave_size;
-    v.push_back(p);
-    return &v.back();
-  };
-  for (const examples::lds_index_swap_case& c : examples::lds_index_swap_cases())
-    if (c.arch == "sm90") add(program_kind::copy_fp16, "lds-index-swap", c.name, 1, c.block)->copy = c.params;
-  for (const examples::cute_swizzle_case& c : examples::cute_swizzle_cases())
-    if (c.arch == "sm90") add(program_kind::copy_fp16, "cute-swizzle", c.name, 1, c.block)->copy = c.params;
-  for (const examples::morton_case& c : examples::morton_cases())
-    if (c.arch == "sm90") add(program_kind::morton_f32, "morton", c.name, c.grid, c.block)->morton = c.params;
-  for (const examples::gemm_case& c : examples::gemm_cases())
-    if (c.arch == "sm90")
-      add(program_kind::gemm_fp32, "gemm", c.name, programs::gemm_workgroups(c.params), c.block)->gemm = c.params;
-  for (const examples::mma_gemm_case& c : examples::mma_gemm_cases())
-    if (c.arch == "sm90")
-      add(program_kind::mma_gemm_f16, "gemm", c.name, programs::mma_gemm_workgroups(c.params), c.block)->mma_gemm = c.params;
-  for (const examples::conv_case& c : examples::conv_cases())
-    if (c.arch == "sm90") add(program_kind::conv_f32, "conv", c.name, c.grid, c.block)->conv = c.params;
-  for (const examples::copy_case& c : examples::synthesized_cases())
-    if (c.arch == "sm90") add(program_kind::copy_fp16, "synthesized", c.name, 1, c.block)->copy = c.params;
+  for (const examples::example_entry& e : examples::registered_examples())
+    if (e.crosscheck_points)
+      for (crosscheck_point& p : e.crosscheck_points()) v.push_back(std::move(p));
   return v;
 }
 
