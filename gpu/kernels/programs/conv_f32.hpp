@@ -1,13 +1,14 @@
-// tilesim/gpu/kernels/programs/conv_f32.hpp: the convolutions as compiled kernels: its shapes and its kernel body.
+// tilesim/gpu/kernels/programs/conv_f32.hpp: the convolutions (kernel/conv: conv, every mode, fp32) as compiled kernels.
 //
-// DEFINITION. conv_shapes lists the launch shapes gpu/kernels/kernels.cu compiles the convolutions (conv, every mode, fp32): examples/conv's sm90 cases
-// (sm90, wave 32); conv_f32_entry says what each kernel runs: conv_f32_kernel<I> runs
-// conv_f32_entry::run<conv_shapes[I]>, and so does the cross-check's simulator side (examples/adapters/conv_f32.hpp),
-// so what the GPU ran and what the simulator priced are one template instance (compiled_shapes.hpp).
+// DEFINITION. conv_shapes is the table of launch shapes gpu/kernels/kernels.cu compiles the program at (sm90, wave
+// 32): examples/conv's sm90 cases. conv_f32_entry is the program's kernel: its name, what an error calls it, its
+// table and its body; conv_f32_kernel<I> runs conv_f32_entry::run<conv_shapes[I]>, and the cross-check's simulator
+// side (examples/adapters/conv_f32.hpp) runs that very instance, so what the GPU ran and what the simulator priced
+// are one template instance (gpu/kernels/compiled_shapes.hpp holds the builders and the lookup).
 //
-// WORKED EXAMPLE. compiled::find_shape(conv_shapes, conv_shapes[1]) == 1: conv_f32_kernel<1> runs that shape.
+// WORKED EXAMPLE. compiled::find_shape(conv_shapes, conv_shapes[1]) == 1: the point of that shape runs conv_f32_kernel<1>.
 //
-// INVARIANTS: no two entries are equal (static_assert below); plain C++ and device-safe (nvcc, hipcc, g++).
+// INVARIANTS: no two entries of the table are equal (static_assert below); plain C++, device-safe (nvcc, hipcc, g++).
 #pragma once
 
 #include "gpu/kernels/compiled_shapes.hpp"

@@ -1,13 +1,14 @@
-// tilesim/gpu/kernels/programs/copy_fp32.hpp: the fp32 copy as compiled kernels: its shapes and its kernel body.
+// tilesim/gpu/kernels/programs/copy_fp32.hpp: the fp32 copy (kernel/copy: copy_tile<float>) as compiled kernels.
 //
-// DEFINITION. copy_fp32_shapes lists the launch shapes gpu/kernels/kernels.cu compiles the fp32 copy (copy_tile<float>): the built-in points
-// (sm90, wave 32); copy_fp32_entry says what each kernel runs: copy_fp32_kernel<I> runs
-// copy_fp32_entry::run<copy_fp32_shapes[I]>, and so does the cross-check's simulator side (examples/adapters/copy_fp32.hpp),
-// so what the GPU ran and what the simulator priced are one template instance (compiled_shapes.hpp).
+// DEFINITION. copy_fp32_shapes is the table of launch shapes gpu/kernels/kernels.cu compiles the program at (sm90,
+// wave 32): its built-in points. copy_fp32_entry is the program's kernel: its name, what an error calls it, its table
+// and its body; copy_fp32_kernel<I> runs copy_fp32_entry::run<copy_fp32_shapes[I]>, and the cross-check's simulator
+// side (examples/adapters/copy_fp32.hpp) runs that very instance, so what the GPU ran and what the simulator priced
+// are one template instance (gpu/kernels/compiled_shapes.hpp holds the builders and the lookup).
 //
-// WORKED EXAMPLE. compiled::find_shape(copy_fp32_shapes, copy_fp32_shapes[1]) == 1: copy_fp32_kernel<1> runs that shape.
+// WORKED EXAMPLE. compiled::find_shape(copy_fp32_shapes, copy_fp32_shapes[1]) == 1: the point of that shape runs copy_fp32_kernel<1>.
 //
-// INVARIANTS: no two entries are equal (static_assert below); plain C++ and device-safe (nvcc, hipcc, g++).
+// INVARIANTS: no two entries of the table are equal (static_assert below); plain C++, device-safe (nvcc, hipcc, g++).
 #pragma once
 
 #include "gpu/kernels/compiled_shapes.hpp"

@@ -1,13 +1,15 @@
-// tilesim/gpu/kernels/programs/gemm_fp32.hpp: the fp32 tile GEMM as compiled kernels: its shapes and its kernel body.
+// tilesim/gpu/kernels/programs/gemm_fp32.hpp: the fp32 tile GEMM (kernel/gemm_tile: gemm_tile) as compiled kernels.
 //
-// DEFINITION. gemm_shapes lists the launch shapes gpu/kernels/kernels.cu compiles the fp32 tile GEMM (gemm_tile): the built-in points, then examples/gemm's sm90 cases
-// (sm90, wave 32); gemm_fp32_entry says what each kernel runs: gemm_f32_kernel<I> runs
-// gemm_fp32_entry::run<gemm_shapes[I]>, and so does the cross-check's simulator side (examples/adapters/gemm_fp32.hpp),
-// so what the GPU ran and what the simulator priced are one template instance (compiled_shapes.hpp).
+// DEFINITION. gemm_shapes is the table of launch shapes gpu/kernels/kernels.cu compiles the program at (sm90, wave
+// 32): its built-in points, then examples/gemm's sm90 cases. gemm_fp32_entry is the program's kernel: its name, what
+// an error calls it, its table and its body; gemm_f32_kernel<I> runs gemm_fp32_entry::run<gemm_shapes[I]>, and the
+// cross-check's simulator side (examples/adapters/gemm_fp32.hpp) runs that very instance, so what the GPU ran and
+// what the simulator priced are one template instance (gpu/kernels/compiled_shapes.hpp holds the builders and the
+// lookup).
 //
-// WORKED EXAMPLE. compiled::find_shape(gemm_shapes, gemm_shapes[1]) == 1: gemm_f32_kernel<1> runs that shape.
+// WORKED EXAMPLE. compiled::find_shape(gemm_shapes, gemm_shapes[1]) == 1: the point of that shape runs gemm_f32_kernel<1>.
 //
-// INVARIANTS: no two entries are equal (static_assert below); plain C++ and device-safe (nvcc, hipcc, g++).
+// INVARIANTS: no two entries of the table are equal (static_assert below); plain C++, device-safe (nvcc, hipcc, g++).
 #pragma once
 
 #include "gpu/kernels/compiled_shapes.hpp"

@@ -1,13 +1,15 @@
-// tilesim/gpu/kernels/programs/lds_sweep_u32.hpp: the LDS sweep as compiled kernels: its shapes and its kernel body.
+// tilesim/gpu/kernels/programs/lds_sweep_u32.hpp: the LDS sweep (kernel/lds_sweep: lds_sweep<std::uint32_t, 4>) as compiled kernels.
 //
-// DEFINITION. lds_sweep_shapes lists the launch shapes gpu/kernels/kernels.cu compiles the LDS sweep (lds_sweep<std::uint32_t, 4>; its iteration count a run-time kernel argument)
-// (sm90, wave 32); lds_sweep_u32_entry says what each kernel runs: lds_sweep_u32_kernel<I> runs
-// lds_sweep_u32_entry::run<lds_sweep_shapes[I]>, and so does the cross-check's simulator side (examples/adapters/lds_sweep_u32.hpp),
-// so what the GPU ran and what the simulator priced are one template instance (compiled_shapes.hpp).
+// DEFINITION. lds_sweep_shapes is the table of launch shapes gpu/kernels/kernels.cu compiles the program at (sm90,
+// wave 32): its tile in each LDS layout; the iteration count stays a run-time kernel argument. lds_sweep_u32_entry is
+// the program's kernel: its name, what an error calls it, its table and its body; lds_sweep_u32_kernel<I> runs
+// lds_sweep_u32_entry::run<lds_sweep_shapes[I]>, and the cross-check's simulator side
+// (examples/adapters/lds_sweep_u32.hpp) runs that very instance, so what the GPU ran and what the simulator priced
+// are one template instance (gpu/kernels/compiled_shapes.hpp holds the builders and the lookup).
 //
-// WORKED EXAMPLE. compiled::find_shape(lds_sweep_shapes, lds_sweep_shapes[1]) == 1: lds_sweep_u32_kernel<1> runs that shape.
+// WORKED EXAMPLE. compiled::find_shape(lds_sweep_shapes, lds_sweep_shapes[1]) == 1: the point of that shape runs lds_sweep_u32_kernel<1>.
 //
-// INVARIANTS: no two entries are equal (static_assert below); plain C++ and device-safe (nvcc, hipcc, g++).
+// INVARIANTS: no two entries of the table are equal (static_assert below); plain C++, device-safe (nvcc, hipcc, g++).
 #pragma once
 
 #include "gpu/kernels/compiled_shapes.hpp"

@@ -1,13 +1,15 @@
-// tilesim/gpu/kernels/programs/mma_gemm_f16.hpp: the matrix-core GEMM as compiled kernels: its shapes and its kernel body.
+// tilesim/gpu/kernels/programs/mma_gemm_f16.hpp: the matrix-core GEMM (kernel/mma_gemm: ldmatrix + mma.sync, fp16 in, fp32 C) as compiled kernels.
 //
-// DEFINITION. mma_gemm_shapes lists the launch shapes gpu/kernels/kernels.cu compiles the matrix-core GEMM (mma_gemm: ldmatrix + mma.sync, fp16 in, fp32 C): examples/gemm's matrix-core cases
-// (sm90, wave 32); mma_gemm_f16_entry says what each kernel runs: mma_gemm_f16_kernel<I> runs
-// mma_gemm_f16_entry::run<mma_gemm_shapes[I]>, and so does the cross-check's simulator side (examples/adapters/mma_gemm_f16.hpp),
-// so what the GPU ran and what the simulator priced are one template instance (compiled_shapes.hpp).
+// DEFINITION. mma_gemm_shapes is the table of launch shapes gpu/kernels/kernels.cu compiles the program at (sm90,
+// wave 32): examples/gemm's matrix-core cases. mma_gemm_f16_entry is the program's kernel: its name, what an error
+// calls it, its table and its body; mma_gemm_f16_kernel<I> runs mma_gemm_f16_entry::run<mma_gemm_shapes[I]>, and the
+// cross-check's simulator side (examples/adapters/mma_gemm_f16.hpp) runs that very instance, so what the GPU ran and
+// what the simulator priced are one template instance (gpu/kernels/compiled_shapes.hpp holds the builders and the
+// lookup).
 //
-// WORKED EXAMPLE. compiled::find_shape(mma_gemm_shapes, mma_gemm_shapes[1]) == 1: mma_gemm_f16_kernel<1> runs that shape.
+// WORKED EXAMPLE. compiled::find_shape(mma_gemm_shapes, mma_gemm_shapes[1]) == 1: the point of that shape runs mma_gemm_f16_kernel<1>.
 //
-// INVARIANTS: no two entries are equal (static_assert below); plain C++ and device-safe (nvcc, hipcc, g++).
+// INVARIANTS: no two entries of the table are equal (static_assert below); plain C++, device-safe (nvcc, hipcc, g++).
 #pragma once
 
 #include "gpu/kernels/compiled_shapes.hpp"

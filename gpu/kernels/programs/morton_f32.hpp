@@ -1,13 +1,14 @@
-// tilesim/gpu/kernels/programs/morton_f32.hpp: the Morton texel reads as compiled kernels: its shapes and its kernel body.
+// tilesim/gpu/kernels/programs/morton_f32.hpp: the Morton texel reads (kernel/morton: morton_read<float>) as compiled kernels.
 //
-// DEFINITION. morton_shapes lists the launch shapes gpu/kernels/kernels.cu compiles the Morton texel reads (morton_read<float>): examples/morton's sm90 cases
-// (sm90, wave 32); morton_f32_entry says what each kernel runs: morton_f32_kernel<I> runs
-// morton_f32_entry::run<morton_shapes[I]>, and so does the cross-check's simulator side (examples/adapters/morton_f32.hpp),
-// so what the GPU ran and what the simulator priced are one template instance (compiled_shapes.hpp).
+// DEFINITION. morton_shapes is the table of launch shapes gpu/kernels/kernels.cu compiles the program at (sm90, wave
+// 32): examples/morton's sm90 cases. morton_f32_entry is the program's kernel: its name, what an error calls it, its
+// table and its body; morton_f32_kernel<I> runs morton_f32_entry::run<morton_shapes[I]>, and the cross-check's
+// simulator side (examples/adapters/morton_f32.hpp) runs that very instance, so what the GPU ran and what the
+// simulator priced are one template instance (gpu/kernels/compiled_shapes.hpp holds the builders and the lookup).
 //
-// WORKED EXAMPLE. compiled::find_shape(morton_shapes, morton_shapes[1]) == 1: morton_f32_kernel<1> runs that shape.
+// WORKED EXAMPLE. compiled::find_shape(morton_shapes, morton_shapes[1]) == 1: the point of that shape runs morton_f32_kernel<1>.
 //
-// INVARIANTS: no two entries are equal (static_assert below); plain C++ and device-safe (nvcc, hipcc, g++).
+// INVARIANTS: no two entries of the table are equal (static_assert below); plain C++, device-safe (nvcc, hipcc, g++).
 #pragma once
 
 #include "gpu/kernels/compiled_shapes.hpp"

@@ -1,13 +1,14 @@
-// tilesim/gpu/kernels/programs/transpose_f32.hpp: the scalar fp32 transpose as compiled kernels: its shapes and its kernel body.
+// tilesim/gpu/kernels/programs/transpose_f32.hpp: the scalar fp32 transpose (kernel/transpose) as compiled kernels.
 //
-// DEFINITION. transpose_shapes lists the launch shapes gpu/kernels/kernels.cu compiles the scalar fp32 transpose (transpose: every access one element)
-// (sm90, wave 32); transpose_f32_entry says what each kernel runs: transpose_f32_kernel<I> runs
-// transpose_f32_entry::run<transpose_shapes[I]>, and so does the cross-check's simulator side (examples/adapters/transpose_f32.hpp),
-// so what the GPU ran and what the simulator priced are one template instance (compiled_shapes.hpp).
+// DEFINITION. transpose_shapes is the table of launch shapes gpu/kernels/kernels.cu compiles the program at (sm90,
+// wave 32): n = 64, 256, 1024. transpose_f32_entry is the program's kernel: its name, what an error calls it, its
+// table and its body; transpose_f32_kernel<I> runs transpose_f32_entry::run<transpose_shapes[I]>, and the cross-
+// check's simulator side (examples/adapters/transpose_f32.hpp) runs that very instance, so what the GPU ran and what
+// the simulator priced are one template instance (gpu/kernels/compiled_shapes.hpp holds the builders and the lookup).
 //
-// WORKED EXAMPLE. compiled::find_shape(transpose_shapes, transpose_shapes[1]) == 1: transpose_f32_kernel<1> runs that shape.
+// WORKED EXAMPLE. compiled::find_shape(transpose_shapes, transpose_shapes[1]) == 1: the point of that shape runs transpose_f32_kernel<1>.
 //
-// INVARIANTS: no two entries are equal (static_assert below); plain C++ and device-safe (nvcc, hipcc, g++).
+// INVARIANTS: no two entries of the table are equal (static_assert below); plain C++, device-safe (nvcc, hipcc, g++).
 #pragma once
 
 #include "gpu/kernels/compiled_shapes.hpp"
