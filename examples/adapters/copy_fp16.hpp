@@ -4,7 +4,7 @@
 // lanes_down_rows reads), and the examples' fp16 cases (lds-index-swap, cute-swizzle, synthesized). Inputs:
 // random 16-bit patterns, never the output's poison 0xFFFF. Check: the output equals the input bit for bit.
 //
-// WORKED EXAMPLE. copy_fp16_points()[2].name == "copy fp16 64x32 v8 ck_xor"; its kernel is copy_fp16_kernel<2>.
+// WORKED EXAMPLE. copy_fp16_program.builtin_points()[2].name == "copy fp16 64x32 v8 ck_xor" (copy_fp16_kernel<2>).
 //
 // INVARIANTS: the input is never 0xFFFF, so an element the kernel did not write always mismatches.
 #pragma once
@@ -62,7 +62,8 @@ inline const gpu::program_adapter copy_fp16_program = {
           mem.add<std::uint16_t>("out", gpu::typed<std::uint16_t>(in.buffers[1]));
           s.run = gpu::simulate_entry<gpu::compiled::copy_fp16_entry>(
               programs::copy_shape{p.copy, p.block, p.wave_size, p.grid}, l, std::move(mem));
-          s.buffers = {gpu::bytes_of(s.run.memory.get<std::uint16_t>(0)), gpu::bytes_of(s.run.memory.get<std::uint16_t>(1))};
+          s.buffers = {gpu::bytes_of(s.run.memory.get<std::uint16_t>(0)),
+                       gpu::bytes_of(s.run.memory.get<std::uint16_t>(1))};
         },
     .check_output =
         [](const gpu::crosscheck_point& p, const gpu::point_inputs& in, const std::vector<gpu::byte_buffer>& buffers,

@@ -94,12 +94,14 @@ inline const gpu::program_adapter lds_sweep_u32_program = {
         },
     .has_compiled_kernel =
         [](const gpu::crosscheck_point& p) {
-          return gpu::entry_has<gpu::compiled::lds_sweep_u32_entry>(programs::copy_shape{p.sweep.tile, p.block, p.wave_size, p.grid});
+          return gpu::entry_has<gpu::compiled::lds_sweep_u32_entry>(
+              programs::copy_shape{p.sweep.tile, p.block, p.wave_size, p.grid});
         },
     .run_on_device =
         [](const gpu::crosscheck_point& p, const gpu::device_launch& l, std::vector<gpu::byte_buffer> b) {
           return gpu::run_entry_on_device<gpu::compiled::lds_sweep_u32_entry>(
-              programs::copy_shape{p.sweep.tile, l.block, gpu::compiled::sm90_wave, l.grid}, l, std::move(b), p.sweep.iterations);
+              programs::copy_shape{p.sweep.tile, l.block, gpu::compiled::sm90_wave, l.grid}, l, std::move(b),
+              p.sweep.iterations);
         },
     .lds_bytes = [](const gpu::crosscheck_point& p) { return copy_lds_bytes(p.sweep.tile, 4); },
 };

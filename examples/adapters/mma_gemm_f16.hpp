@@ -83,7 +83,8 @@ inline const gpu::program_adapter mma_gemm_f16_program = {
         },
     .has_compiled_kernel =
         [](const gpu::crosscheck_point& p) {
-          return gpu::entry_has<gpu::compiled::mma_gemm_f16_entry>(programs::mma_gemm_shape{p.mma_gemm, p.block, p.wave_size});
+          return gpu::entry_has<gpu::compiled::mma_gemm_f16_entry>(
+              programs::mma_gemm_shape{p.mma_gemm, p.block, p.wave_size});
         },
     .run_on_device =
         [](const gpu::crosscheck_point& p, const gpu::device_launch& l, std::vector<gpu::byte_buffer> b) {

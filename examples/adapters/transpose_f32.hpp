@@ -82,7 +82,8 @@ inline const gpu::program_adapter transpose_f32_program = {
         [](const gpu::json_value& q, gpu::crosscheck_point& p) { p.transpose.n = static_cast<index_t>(q["n"].number()); },
     .has_compiled_kernel =
         [](const gpu::crosscheck_point& p) {
-          return gpu::entry_has<gpu::compiled::transpose_f32_entry>(programs::transpose_shape{p.transpose, p.block, p.wave_size});
+          return gpu::entry_has<gpu::compiled::transpose_f32_entry>(
+              programs::transpose_shape{p.transpose, p.block, p.wave_size});
         },
     .run_on_device =
         [](const gpu::crosscheck_point& p, const gpu::device_launch& l, std::vector<gpu::byte_buffer> b) {

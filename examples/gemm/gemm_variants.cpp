@@ -111,7 +111,8 @@ std::vector<gpu::crosscheck_point> gemm_crosscheck_points() {
   std::vector<gpu::crosscheck_point> v;
   for (const gemm_case& c : gemm_cases())
     if (c.arch == "sm90") {
-      v.push_back(example_point(gpu::program_kind::gemm_fp32, "gemm", c.name, programs::gemm_workgroups(c.params), c.block));
+      v.push_back(
+          example_point(gpu::program_kind::gemm_fp32, "gemm", c.name, programs::gemm_workgroups(c.params), c.block));
       v.back().gemm = c.params;
     }
   return v;

@@ -1,4 +1,4 @@
-// tilesim/gpu/kernels/programs/conv_f32.hpp: the convolutions (kernel/conv: conv, every mode, fp32) as compiled kernels.
+// tilesim/gpu/kernels/programs/conv_f32.hpp: the compiled kernels of the convolutions.
 //
 // DEFINITION. conv_shapes is the table of launch shapes gpu/kernels/kernels.cu compiles the program at (sm90, wave
 // 32): examples/conv's sm90 cases. conv_f32_entry is the program's kernel: its name, what an error calls it, its
@@ -6,7 +6,8 @@
 // side (examples/adapters/conv_f32.hpp) runs that very instance, so what the GPU ran and what the simulator priced
 // are one template instance (gpu/kernels/compiled_shapes.hpp holds the builders and the lookup).
 //
-// WORKED EXAMPLE. compiled::find_shape(conv_shapes, conv_shapes[1]) == 1: the point of that shape runs conv_f32_kernel<1>.
+// WORKED EXAMPLE. compiled::find_shape(conv_shapes, conv_shapes[1]) == 1:
+// a point of that shape runs conv_f32_kernel<1>.
 //
 // INVARIANTS: no two entries of the table are equal (static_assert below); plain C++, device-safe (nvcc, hipcc, g++).
 #pragma once

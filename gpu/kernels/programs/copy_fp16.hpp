@@ -1,4 +1,4 @@
-// tilesim/gpu/kernels/programs/copy_fp16.hpp: the fp16 copy (kernel/copy: copy_tile<std::uint16_t>) as compiled kernels.
+// tilesim/gpu/kernels/programs/copy_fp16.hpp: the compiled kernels of the fp16 copy.
 //
 // DEFINITION. copy_fp16_shapes is the table of launch shapes gpu/kernels/kernels.cu compiles the program at (sm90,
 // wave 32): its built-in points, then the sm90 cases of examples/lds_index_swap, examples/cute_swizzle and
@@ -7,7 +7,8 @@
 // (examples/adapters/copy_fp16.hpp) runs that very instance, so what the GPU ran and what the simulator priced are
 // one template instance (gpu/kernels/compiled_shapes.hpp holds the builders and the lookup).
 //
-// WORKED EXAMPLE. compiled::find_shape(copy_fp16_shapes, copy_fp16_shapes[1]) == 1: the point of that shape runs copy_fp16_kernel<1>.
+// WORKED EXAMPLE. compiled::find_shape(copy_fp16_shapes, copy_fp16_shapes[1]) == 1:
+// a point of that shape runs copy_fp16_kernel<1>.
 //
 // INVARIANTS: no two entries of the table are equal (static_assert below); plain C++, device-safe (nvcc, hipcc, g++).
 #pragma once

@@ -6,7 +6,8 @@
 // side (examples/adapters/copy_fp32.hpp) runs that very instance, so what the GPU ran and what the simulator priced
 // are one template instance (gpu/kernels/compiled_shapes.hpp holds the builders and the lookup).
 //
-// WORKED EXAMPLE. compiled::find_shape(copy_fp32_shapes, copy_fp32_shapes[1]) == 1: the point of that shape runs copy_fp32_kernel<1>.
+// WORKED EXAMPLE. compiled::find_shape(copy_fp32_shapes, copy_fp32_shapes[1]) == 1:
+// a point of that shape runs copy_fp32_kernel<1>.
 //
 // INVARIANTS: no two entries of the table are equal (static_assert below); plain C++, device-safe (nvcc, hipcc, g++).
 #pragma once

@@ -7,7 +7,8 @@
 // what the simulator priced are one template instance (gpu/kernels/compiled_shapes.hpp holds the builders and the
 // lookup).
 //
-// WORKED EXAMPLE. compiled::find_shape(gemm_shapes, gemm_shapes[1]) == 1: the point of that shape runs gemm_f32_kernel<1>.
+// WORKED EXAMPLE. compiled::find_shape(gemm_shapes, gemm_shapes[1]) == 1:
+// a point of that shape runs gemm_f32_kernel<1>.
 //
 // INVARIANTS: no two entries of the table are equal (static_assert below); plain C++, device-safe (nvcc, hipcc, g++).
 #pragma once

@@ -1,4 +1,4 @@
-// tilesim/gpu/kernels/programs/lds_sweep_u32.hpp: the LDS sweep (kernel/lds_sweep: lds_sweep<std::uint32_t, 4>) as compiled kernels.
+// tilesim/gpu/kernels/programs/lds_sweep_u32.hpp: the compiled kernels of the LDS sweep.
 //
 // DEFINITION. lds_sweep_shapes is the table of launch shapes gpu/kernels/kernels.cu compiles the program at (sm90,
 // wave 32): its tile in each LDS layout; the iteration count stays a run-time kernel argument. lds_sweep_u32_entry is
@@ -7,7 +7,8 @@
 // (examples/adapters/lds_sweep_u32.hpp) runs that very instance, so what the GPU ran and what the simulator priced
 // are one template instance (gpu/kernels/compiled_shapes.hpp holds the builders and the lookup).
 //
-// WORKED EXAMPLE. compiled::find_shape(lds_sweep_shapes, lds_sweep_shapes[1]) == 1: the point of that shape runs lds_sweep_u32_kernel<1>.
+// WORKED EXAMPLE. compiled::find_shape(lds_sweep_shapes, lds_sweep_shapes[1]) == 1:
+// a point of that shape runs lds_sweep_u32_kernel<1>.
 //
 // INVARIANTS: no two entries of the table are equal (static_assert below); plain C++, device-safe (nvcc, hipcc, g++).
 #pragma once

@@ -1,4 +1,4 @@
-// tilesim/gpu/kernels/programs/mma_gemm_f16.hpp: the matrix-core GEMM (kernel/mma_gemm: ldmatrix + mma.sync, fp16 in, fp32 C) as compiled kernels.
+// tilesim/gpu/kernels/programs/mma_gemm_f16.hpp: the compiled kernels of the matrix-core GEMM.
 //
 // DEFINITION. mma_gemm_shapes is the table of launch shapes gpu/kernels/kernels.cu compiles the program at (sm90,
 // wave 32): examples/gemm's matrix-core cases. mma_gemm_f16_entry is the program's kernel: its name, what an error
@@ -7,7 +7,8 @@
 // what the simulator priced are one template instance (gpu/kernels/compiled_shapes.hpp holds the builders and the
 // lookup).
 //
-// WORKED EXAMPLE. compiled::find_shape(mma_gemm_shapes, mma_gemm_shapes[1]) == 1: the point of that shape runs mma_gemm_f16_kernel<1>.
+// WORKED EXAMPLE. compiled::find_shape(mma_gemm_shapes, mma_gemm_shapes[1]) == 1:
+// a point of that shape runs mma_gemm_f16_kernel<1>.
 //
 // INVARIANTS: no two entries of the table are equal (static_assert below); plain C++, device-safe (nvcc, hipcc, g++).
 #pragma once

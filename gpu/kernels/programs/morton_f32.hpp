@@ -1,4 +1,4 @@
-// tilesim/gpu/kernels/programs/morton_f32.hpp: the Morton texel reads (kernel/morton: morton_read<float>) as compiled kernels.
+// tilesim/gpu/kernels/programs/morton_f32.hpp: the compiled kernels of the Morton texel reads.
 //
 // DEFINITION. morton_shapes is the table of launch shapes gpu/kernels/kernels.cu compiles the program at (sm90, wave
 // 32): examples/morton's sm90 cases. morton_f32_entry is the program's kernel: its name, what an error calls it, its
@@ -6,7 +6,8 @@
 // simulator side (examples/adapters/morton_f32.hpp) runs that very instance, so what the GPU ran and what the
 // simulator priced are one template instance (gpu/kernels/compiled_shapes.hpp holds the builders and the lookup).
 //
-// WORKED EXAMPLE. compiled::find_shape(morton_shapes, morton_shapes[1]) == 1: the point of that shape runs morton_f32_kernel<1>.
+// WORKED EXAMPLE. compiled::find_shape(morton_shapes, morton_shapes[1]) == 1:
+// a point of that shape runs morton_f32_kernel<1>.
 //
 // INVARIANTS: no two entries of the table are equal (static_assert below); plain C++, device-safe (nvcc, hipcc, g++).
 #pragma once

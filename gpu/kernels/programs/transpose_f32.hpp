@@ -6,7 +6,8 @@
 // check's simulator side (examples/adapters/transpose_f32.hpp) runs that very instance, so what the GPU ran and what
 // the simulator priced are one template instance (gpu/kernels/compiled_shapes.hpp holds the builders and the lookup).
 //
-// WORKED EXAMPLE. compiled::find_shape(transpose_shapes, transpose_shapes[1]) == 1: the point of that shape runs transpose_f32_kernel<1>.
+// WORKED EXAMPLE. compiled::find_shape(transpose_shapes, transpose_shapes[1]) == 1:
+// a point of that shape runs transpose_f32_kernel<1>.
 //
 // INVARIANTS: no two entries of the table are equal (static_assert below); plain C++, device-safe (nvcc, hipcc, g++).
 #pragma once
