@@ -44,6 +44,7 @@
 #include "gpu/crosscheck/crosscheck.hpp"
 #include "gpu/crosscheck/help.hpp"
 #include "gpu/crosscheck/ncu.hpp"
+#include "gpu/crosscheck/program_adapter.hpp"
 #include "gpu/crosscheck/sass_lines.hpp"
 #include "gpu/crosscheck/source_counters.hpp"
 #include "gpu/crosscheck/source_match.hpp"
@@ -83,51 +84,17 @@ std::vector<crosscheck_point> selected(const std::string& only, long long sweep_
 }
 
 device_result run_on_device(const crosscheck_point& p, const point_inputs& in, std::size_t lds_bytes, bool timed) {
-  const device_launch l{p.grid, p.block, lds_bytes, timed};
-  switch (p.program) {
-    case program_kind::copy_fp16: return run_copy_on_device(p.copy, l, in.buffers);
-    case program_kind::copy_fp32: return run_copy_f32_on_device(p.copy, l, in.buffers);
-    case program_kind::gemm_fp32: return run_gemm_on_device(p.gemm, l, in.buffers);
-    case program_kind::mma_gemm_f16: return run_mma_gemm_on_device(p.mma_gemm, l, in.buffers);
-    case program_kind::lds_sweep_u32: return run_lds_sweep_on_device(p.sweep, l, in.buffers);
-    case program_kind::morton_f32: return run_morton_on_device(p.morton, l, in.buffers);
-    case program_kind::conv_f32: return run_conv_on_device(p.conv, l, in.buffers);
-    case program_kind::transpose_f32: return run_transpose_on_device(p.transpose, l, in.buffers);
-  }
-  throw std::logic_error("unknown program");
+  return adapter_of(p.program).run_on_device(p, {p.grid, p.block, lds_bytes, timed}, in.buffers);
 }
 
-const char* kernel_of(program_kind k) {
-  switch (k) {
-    case program_kind::copy_fp16: return "copy_fp16_kernel";
-    case program_kind::copy_fp32: return "copy_fp32_kernel";
-    case program_kind::gemm_fp32: return "gemm_f32_kernel";
-    case program_kind::mma_gemm_f16: return "mma_gemm_f16_kernel";
-    case program_kind::lds_sweep_u32: return "lds_sweep_u32_kernel";
-    case program_kind::morton_f32: return "morton_f32_kernel";
-    case program_kind::conv_f32: return "conv_f32_kernel";
-    case program_kind::transpose_f32: return "transpose_f32_kernel";
-  }
-  return "?";
-}
+const char* kernel_of(program_kind k) { return adapter_of(k).kernel; }
 
-// LDS bytes per point without the simulator (the counters pass must launch nothing else): the copy's and the
-// GEMM's LDS descriptors are host functions too.
+// LDS bytes per point without the simulator where the program's host descriptors say (the counters pass must
+// launch nothing else); else the simulator's.
 std::size_t lds_bytes_of(const crosscheck_point& p) {
-  std::size_t bytes = 0;
-  auto add = [&](index_t elements, std::size_t element_bytes) {
-    bytes = (bytes + 15) / 16 * 16 + static_cast<std::size_t>(elements) * element_bytes;
-  };
-  if (p.program == program_kind::gemm_fp32 || p.program == program_kind::mma_gemm_f16 || p.program == program_kind::morton_f32 ||
-      p.program == program_kind::conv_f32 || p.program == program_kind::transpose_f32) {
-    point_inputs in = make_inputs(p, 0);  // cheap next to a run; keeps one source of truth: the simulator
-    return simulate(p, in).lds_bytes;
-  }
-  const bool sweep = p.program == program_kind::lds_sweep_u32;
-  const std::size_t element = p.program == program_kind::copy_fp16 ? 2 : 4;
-  programs::with_copy_lds_descriptor(sweep ? p.sweep.tile : p.copy, static_cast<index_t>(element),
-                                     [&](const auto& d) { add(d.element_space_size, element); });
-  return bytes;
+  if (const auto host = adapter_of(p.program).lds_bytes) return host(p);
+  point_inputs in = make_inputs(p, 0);  // cheap next to a run; keeps one source of truth: the simulator
+  return simulate(p, in).lds_bytes;
 }
 
 // Runs the counters pass under ncu; one counters per point, in launch order.

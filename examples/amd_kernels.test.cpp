@@ -24,7 +24,7 @@
 //      duplicated). The GEMM's K loop and the sweep's iteration loop stay loops in the kernel, so there only
 //      the widths are held (the counts are printed).
 //   4. every gfx90a / gfx942 case of examples/lds_index_swap, cute_swizzle, gemm, morton and conv has an AMD shape,
-//      and every sm90 shape of gpu/kernels/compiled_shapes.hpp that is no example's sm90 case (the built-in points, the
+//      and every sm90 shape of gpu/kernels/programs/ that is no example's sm90 case (the built-in points, the
 //      transpose) has its wave-64 twin
 //   5. the reader itself: mnemonics, pairs, scratch lines and names, on a small assembly text
 // A ds_read2/ds_write2 counts as one access of its combined width only where its two offsets are adjacent and
@@ -62,6 +62,11 @@
 #include "examples/morton/morton_variants.hpp"
 #include "examples/synthesized/synthesized_variants.hpp"
 #include "gpu/kernels/amd/amd_shapes.hpp"
+#include "gpu/kernels/programs/copy_fp16.hpp"
+#include "gpu/kernels/programs/copy_fp32.hpp"
+#include "gpu/kernels/programs/gemm_fp32.hpp"
+#include "gpu/kernels/programs/lds_sweep_u32.hpp"
+#include "gpu/kernels/programs/transpose_f32.hpp"
 #include "sim/runs/copy_run.hpp"
 #include "sim/runs/gemm_tile_run.hpp"
 #include "kernel/lds_sweep/lds_sweep.hpp"

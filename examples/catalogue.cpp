@@ -14,23 +14,33 @@
 #include "examples/row_sums/row_sums_variants.hpp"
 #include "examples/stencil/stencil_variants.hpp"
 #include "examples/synthesized/synthesized_variants.hpp"
+#include "gpu/crosscheck/crosscheck.hpp"  // the cross-check points registered_examples() names
 #include "sim/report/text_columns.hpp"
 
 namespace tilesim::examples {
 
+const std::vector<example_entry>& registered_examples() {
+  static const std::vector<example_entry> all = {
+      {lds_index_swap_variants, lds_index_swap_crosscheck_points},
+      {cute_swizzle_variants, cute_swizzle_crosscheck_points},
+      {morton_variants, morton_crosscheck_points},
+      {gemm_variants, gemm_crosscheck_points},
+      {mma_gemm_variants, mma_gemm_crosscheck_points},
+      {conv_variants, conv_crosscheck_points},
+      {synthesized_variants, synthesized_crosscheck_points},
+      {stencil_variants, nullptr},         // stencil-crosscheck (gpu/user)
+      {row_sums_variants, nullptr},        // row-sums-crosscheck
+      {fp16_transpose_variants, nullptr},  // fp16-transpose-crosscheck
+  };
+  return all;
+}
+
 std::vector<variant> all_variants() {
   std::vector<variant> all;
-  auto add = [&all](std::vector<variant> v) { all.insert(all.end(), v.begin(), v.end()); };
-  add(lds_index_swap_variants());
-  add(cute_swizzle_variants());
-  add(morton_variants());
-  add(gemm_variants());
-  add(mma_gemm_variants());
-  add(conv_variants());
-  add(synthesized_variants());
-  add(stencil_variants());
-  add(row_sums_variants());
-  add(fp16_transpose_variants());
+  for (const example_entry& e : registered_examples()) {
+    const std::vector<variant> v = e.variants();
+    all.insert(all.end(), v.begin(), v.end());
+  }
   return all;
 }
 

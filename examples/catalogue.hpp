@@ -1,6 +1,8 @@
 // tilesim/examples/catalogue.hpp: every reference program's variants, run, priced and summed up in one table.
 //
-// DEFINITION. all_variants() lists the variants of every example folder in a fixed order (lds-index-swap,
+// DEFINITION. registered_examples() is the one list of example folders (their variants and, for the cross-check,
+// their sm90 cases as points: examples/adapters/adapters.cpp reads it). all_variants() lists the variants of
+// every example folder in that fixed order (lds-index-swap,
 // cute-swizzle, morton, gemm, conv, synthesized, stencil, row-sums, fp16-transpose: the last three written from the
 // README alone, issue 32). summarize(v, outcome) prices the outcome's run on v.arch
 // (sim::make_program_report) and keeps what the main job's table shows:
@@ -23,6 +25,17 @@
 #include "sim/report/program_report.hpp"
 
 namespace tilesim::examples {
+
+// One example folder as the catalogue knows it: its variants (rows of the main job's table) and, where
+// gpu/crosscheck's catalogue runs its sm90 cases on a GPU, those cases as cross-check points (nullptr where it
+// does not: a program with its own NAME-crosscheck, e.g. examples/stencil).
+struct example_entry {
+  std::vector<variant> (*variants)();
+  std::vector<gpu::crosscheck_point> (*crosscheck_points)();
+};
+
+// THE list of examples, in table order: all_variants() and the cross-check's example points both read it.
+const std::vector<example_entry>& registered_examples();
 
 // Every variant of every example, in table order.
 std::vector<variant> all_variants();

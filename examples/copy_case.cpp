@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <stdexcept>
 
+#include "examples/example_point.hpp"
 #include "sim/runs/copy_run.hpp"
 #include "sim/report/program_report.hpp"
 
@@ -55,6 +56,16 @@ const copy_case& find_copy_case(const std::vector<copy_case>& cases, const std::
   for (const copy_case& c : cases)
     if (c.name == name && c.arch == arch) return c;
   throw std::out_of_range("no copy case '" + name + "' on " + arch);
+}
+
+std::vector<gpu::crosscheck_point> copy_crosscheck_points(const std::string& example, const std::vector<copy_case>& cases) {
+  std::vector<gpu::crosscheck_point> v;
+  for (const copy_case& c : cases)
+    if (c.arch == "sm90") {
+      v.push_back(example_point(gpu::program_kind::copy_fp16, example, c.name, 1, c.block));
+      v.back().copy = c.params;
+    }
+  return v;
 }
 
 }  // namespace tilesim::examples

@@ -33,6 +33,8 @@ outcome run_copy_case(const copy_case& c);
 
 // One variant per case of `example`, each running run_copy_case: copy_variants("cute-swizzle", cute_swizzle_cases()).
 std::vector<variant> copy_variants(const std::string& example, const std::vector<copy_case>& cases);
+// Each sm90 case of `example` as a cross-check point of the fp16 copy (examples/example_point.hpp).
+std::vector<gpu::crosscheck_point> copy_crosscheck_points(const std::string& example, const std::vector<copy_case>& cases);
 
 // LDS wavefronts of the copy's "lds store" and "lds load", summed over waves, and their worst phase.
 struct copy_lds_cost {

@@ -24,6 +24,10 @@
 #include "sim/engine/arch_launch.hpp"
 #include "sim/engine/engine.hpp"
 
+namespace tilesim::gpu {
+struct crosscheck_point;  // gpu/crosscheck/crosscheck.hpp: an example's sm90 cases as GPU cross-check points
+}
+
 namespace tilesim::examples {
 
 struct outcome {

@@ -40,13 +40,9 @@ GPU_NON_SOURCE = {
     "gpu/rtc_props/rtc_include/": "NVRTC's stand-ins for the std headers spec/ includes (extensionless, as <array>)",
 }
 
-# Files whose upward includes remain today -> why. Each of these reads the catalogue's cases from examples/: the
-# fix is issue 35's item 2 (one adapter per program in kernel/, the catalogue, cross-check points and AMD shapes
-# all built from its registration), which removes them from this list.
-KNOWN = {
-    "gpu/crosscheck/points.cpp": "the cross-check's points are built from examples/' case lists",
-    "gpu/crosscheck/crosscheck.cpp": "inputs and host checks of conv, Morton and GEMM points come from examples/' variants",
-}
+# Files whose upward includes remain today -> why (none now: the cross-check's points and checks reach examples/
+# through the programs' adapters, registered in examples/adapters/adapters.cpp: issue 35 item 2).
+KNOWN = {}
 
 
 def room(path):

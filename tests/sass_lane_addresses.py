@@ -22,7 +22,7 @@ sys.path.insert(0, os.path.join(root, 'scripts', 'calibrate'))
 import sass_lane_addresses as sla  # noqa: E402
 
 DUMP = os.path.join(root, 'data', 'calibration', 'h100-catalogue-sass.gz')
-# copy_fp16_kernel<I> (gpu/kernels/compiled_shapes.hpp copy_fp16_shapes[I]), its point, its twin copy_reference<J>.
+# copy_fp16_kernel<I> (gpu/kernels/programs/copy_fp16.hpp copy_fp16_shapes[I]), its point, its twin copy_reference<J>.
 KERNELS = [
     (7, 'example lds-index-swap: row-major, LDS.128 at ldmatrix rows', 10),
     (8, 'example lds-index-swap: padded, LDS.128 at ldmatrix rows', 11),

@@ -11,6 +11,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "examples/example_point.hpp"
+
 namespace tilesim::examples {
 
 namespace {
@@ -177,6 +179,16 @@ std::vector<variant> conv_variants() {
   std::vector<variant> rows;
   for (const conv_case& c : conv_cases()) rows.push_back({"conv", c.name, c.arch, [c] { return run_conv_case(c); }});
   return rows;
+}
+
+std::vector<gpu::crosscheck_point> conv_crosscheck_points() {
+  std::vector<gpu::crosscheck_point> v;
+  for (const conv_case& c : conv_cases())
+    if (c.arch == "sm90") {
+      v.push_back(example_point(gpu::program_kind::conv_f32, "conv", c.name, c.grid, c.block));
+      v.back().conv = c.params;
+    }
+  return v;
 }
 
 }  // namespace tilesim::examples

@@ -83,5 +83,7 @@ outcome run_conv_case(const conv_case& c);
 
 // The catalogue rows: example "conv", one variant per case.
 std::vector<variant> conv_variants();
+// Its sm90 cases as GPU cross-check points (conv_f32): "example conv: CASE".
+std::vector<gpu::crosscheck_point> conv_crosscheck_points();
 
 }  // namespace tilesim::examples

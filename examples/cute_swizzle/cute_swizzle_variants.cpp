@@ -1,6 +1,8 @@
 // tilesim/examples/cute_swizzle/cute_swizzle_variants.cpp: the cases and their runs (see the header).
 #include "examples/cute_swizzle/cute_swizzle_variants.hpp"
 
+#include "gpu/crosscheck/crosscheck.hpp"  // the points' type
+
 namespace tilesim::examples {
 
 namespace {
@@ -51,5 +53,9 @@ std::vector<cute_swizzle_case> cute_swizzle_cases() {
 }
 
 std::vector<variant> cute_swizzle_variants() { return copy_variants("cute-swizzle", cute_swizzle_cases()); }
+
+std::vector<gpu::crosscheck_point> cute_swizzle_crosscheck_points() {
+  return copy_crosscheck_points("cute-swizzle", cute_swizzle_cases());
+}
 
 }  // namespace tilesim::examples

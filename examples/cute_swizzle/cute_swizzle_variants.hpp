@@ -50,5 +50,7 @@ std::vector<cute_swizzle_case> cute_swizzle_cases();
 
 // One variant per case, example "cute-swizzle": run() copies the tile and checks output == input.
 std::vector<variant> cute_swizzle_variants();
+// Its sm90 cases as GPU cross-check points (the fp16 copy): "example cute-swizzle: CASE".
+std::vector<gpu::crosscheck_point> cute_swizzle_crosscheck_points();
 
 }  // namespace tilesim::examples

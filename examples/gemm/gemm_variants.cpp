@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "examples/example_point.hpp"
+#include "kernel/gemm_tile/gemm_reference.hpp"
 #include "sim/runs/gemm_tile_run.hpp"
 
 namespace tilesim::examples {
@@ -102,6 +104,17 @@ outcome run_gemm_case(const gemm_case& c) {
 std::vector<variant> gemm_variants() {
   std::vector<variant> v;
   for (const gemm_case& c : gemm_cases()) v.push_back({"gemm", c.name, c.arch, [c] { return run_gemm_case(c); }});
+  return v;
+}
+
+std::vector<gpu::crosscheck_point> gemm_crosscheck_points() {
+  std::vector<gpu::crosscheck_point> v;
+  for (const gemm_case& c : gemm_cases())
+    if (c.arch == "sm90") {
+      v.push_back(
+          example_point(gpu::program_kind::gemm_fp32, "gemm", c.name, programs::gemm_workgroups(c.params), c.block));
+      v.back().gemm = c.params;
+    }
   return v;
 }
 

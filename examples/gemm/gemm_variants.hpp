@@ -62,5 +62,7 @@ gemm_check check_gemm_against_eigen(const programs::gemm_params& p, const std::v
 outcome run_gemm_case(const gemm_case& c);
 
 std::vector<variant> gemm_variants();
+// Its sm90 cases as GPU cross-check points (gemm_fp32): "example gemm: CASE".
+std::vector<gpu::crosscheck_point> gemm_crosscheck_points();
 
 }  // namespace tilesim::examples

@@ -1,7 +1,9 @@
 // tilesim/examples/gemm/mma_gemm_variants.cpp: see mma_gemm_variants.hpp.
 #include "examples/gemm/mma_gemm_variants.hpp"
 
+#include "examples/example_point.hpp"
 #include "examples/gemm/gemm_variants.hpp"
+#include "kernel/mma_gemm/mma_gemm_reference.hpp"
 #include "sim/runs/mma_gemm_run.hpp"
 
 namespace tilesim::examples {
@@ -47,6 +49,17 @@ outcome run_mma_gemm_case(const mma_gemm_case& c) {
 std::vector<variant> mma_gemm_variants() {
   std::vector<variant> v;
   for (const mma_gemm_case& c : mma_gemm_cases()) v.push_back({"gemm", c.name, c.arch, [c] { return run_mma_gemm_case(c); }});
+  return v;
+}
+
+std::vector<gpu::crosscheck_point> mma_gemm_crosscheck_points() {
+  std::vector<gpu::crosscheck_point> v;
+  for (const mma_gemm_case& c : mma_gemm_cases())
+    if (c.arch == "sm90") {
+      v.push_back(example_point(gpu::program_kind::mma_gemm_f16, "gemm", c.name, programs::mma_gemm_workgroups(c.params),
+                                c.block));
+      v.back().mma_gemm = c.params;
+    }
   return v;
 }
 

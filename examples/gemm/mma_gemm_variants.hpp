@@ -45,5 +45,7 @@ std::vector<float> halves_to_floats(const std::vector<std::uint16_t>& h);
 outcome run_mma_gemm_case(const mma_gemm_case& c);
 
 std::vector<variant> mma_gemm_variants();
+// Its sm90 cases as GPU cross-check points (mma_gemm_f16): "example gemm: CASE".
+std::vector<gpu::crosscheck_point> mma_gemm_crosscheck_points();
 
 }  // namespace tilesim::examples

@@ -1,6 +1,8 @@
 // tilesim/examples/lds_index_swap/lds_index_swap_variants.cpp: the cases and their runs (see the header).
 #include "examples/lds_index_swap/lds_index_swap_variants.hpp"
 
+#include "gpu/crosscheck/crosscheck.hpp"  // the points' type
+
 namespace tilesim::examples {
 
 namespace {
@@ -63,5 +65,9 @@ std::vector<lds_index_swap_case> lds_index_swap_cases() {
 }
 
 std::vector<variant> lds_index_swap_variants() { return copy_variants("lds-index-swap", lds_index_swap_cases()); }
+
+std::vector<gpu::crosscheck_point> lds_index_swap_crosscheck_points() {
+  return copy_crosscheck_points("lds-index-swap", lds_index_swap_cases());
+}
 
 }  // namespace tilesim::examples

@@ -56,5 +56,7 @@ std::vector<lds_index_swap_case> lds_index_swap_cases();
 
 // One variant per case, example "lds-index-swap": run() copies the tile and checks output == input.
 std::vector<variant> lds_index_swap_variants();
+// Its sm90 cases as GPU cross-check points (the fp16 copy): "example lds-index-swap: CASE".
+std::vector<gpu::crosscheck_point> lds_index_swap_crosscheck_points();
 
 }  // namespace tilesim::examples

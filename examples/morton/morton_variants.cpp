@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "examples/example_point.hpp"
+
 namespace tilesim::examples {
 
 std::vector<morton_case> morton_cases() {
@@ -71,6 +73,16 @@ std::vector<variant> morton_variants() {
                      return o;
                    }});
   return out;
+}
+
+std::vector<gpu::crosscheck_point> morton_crosscheck_points() {
+  std::vector<gpu::crosscheck_point> v;
+  for (const morton_case& c : morton_cases())
+    if (c.arch == "sm90") {
+      v.push_back(example_point(gpu::program_kind::morton_f32, "morton", c.name, c.grid, c.block));
+      v.back().morton = c.params;
+    }
+  return v;
 }
 
 }  // namespace tilesim::examples

@@ -67,5 +67,7 @@ std::string compare_morton_output(const morton_params& params, const std::vector
 
 // One variant per case, example "morton".
 std::vector<variant> morton_variants();
+// Its sm90 cases as GPU cross-check points (morton_f32): "example morton: CASE".
+std::vector<gpu::crosscheck_point> morton_crosscheck_points();
 
 }  // namespace tilesim::examples

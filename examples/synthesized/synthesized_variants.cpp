@@ -1,6 +1,8 @@
 // tilesim/examples/synthesized/synthesized_variants.cpp: the cases (see the header).
 #include "examples/synthesized/synthesized_variants.hpp"
 
+#include "gpu/crosscheck/crosscheck.hpp"  // the points' type
+
 namespace tilesim::examples {
 namespace {
 
@@ -55,5 +57,9 @@ std::vector<copy_case> synthesized_cases() {
 }
 
 std::vector<variant> synthesized_variants() { return copy_variants("synthesized", synthesized_cases()); }
+
+std::vector<gpu::crosscheck_point> synthesized_crosscheck_points() {
+  return copy_crosscheck_points("synthesized", synthesized_cases());
+}
 
 }  // namespace tilesim::examples

@@ -36,5 +36,7 @@ std::vector<copy_case> synthesized_cases();
 
 // One variant per case (copy_variants("synthesized", ...)).
 std::vector<variant> synthesized_variants();
+// Its sm90 cases as GPU cross-check points (the fp16 copy): "example synthesized: CASE".
+std::vector<gpu::crosscheck_point> synthesized_crosscheck_points();
 
 }  // namespace tilesim::examples

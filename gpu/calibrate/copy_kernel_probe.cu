@@ -2,7 +2,7 @@
 //
 // WHAT IT IS. The second probe for issue 12's two speed-up outliers (the first, copy_layout_probe.cu, ran every
 // layout through one compiled kernel and found SW64 and CK-XOR 2025 equal there). Here the catalogue's own copy
-// kernels (copy_tile on gpu/kernels/compiled_shapes.hpp copy_fp16_shapes[I], the source of kernels.cu's copy_fp16_kernel<I>)
+// kernels (copy_tile on gpu/kernels/programs/copy_fp16.hpp copy_fp16_shapes[I], the source of kernels.cu's copy_fp16_kernel<I>)
 // are compiled again in this binary, so their code sits at other addresses, and in variants:
 //   padN    N NANOSLEEPs before the timed region: the same timed code N x 16 bytes further into its
 //           instruction-cache lines (the NANOSLEEPs run before the clock starts)
@@ -37,7 +37,7 @@
 
 #include "gpu/calibrate/cuda_check.cuh"  // CHECK(call)
 #include "gpu/calibrate/fresh_launch.cuh"  // fresh_launch, median
-#include "gpu/kernels/compiled_shapes.hpp"
+#include "gpu/kernels/programs/copy_fp16.hpp"
 #include "gpu/runtime/device_context.hpp"
 
 namespace {

@@ -5,43 +5,16 @@
 #include <doctest/doctest.h>
 
 #include "gpu/crosscheck/crosscheck.hpp"
+#include "gpu/crosscheck/program_adapter.hpp"
 #include "sim/engine/engine.hpp"
 #include "sim/engine/same_accesses.test.hpp"
 
 namespace tilesim::gpu {
-namespace {
-
-// The shape a copy or GEMM point launches, and whether the compiled tables hold it.
-bool has_compiled_kernel(const crosscheck_point& p) {
-  switch (p.program) {
-    case program_kind::copy_fp16:
-      return compiled::find_shape(compiled::copy_fp16_shapes, programs::copy_shape{p.copy, p.block, p.wave_size, p.grid}) >= 0;
-    case program_kind::copy_fp32:
-      return compiled::find_shape(compiled::copy_fp32_shapes, programs::copy_shape{p.copy, p.block, p.wave_size, p.grid}) >= 0;
-    case program_kind::gemm_fp32:
-      return compiled::find_shape(compiled::gemm_shapes, programs::gemm_shape{p.gemm, p.block, p.wave_size}) >= 0;
-    case program_kind::lds_sweep_u32:
-      return compiled::find_shape(compiled::lds_sweep_shapes,
-                                  programs::copy_shape{p.sweep.tile, p.block, p.wave_size, p.grid}) >= 0;
-    case program_kind::conv_f32:
-      return compiled::find_shape(compiled::conv_shapes, examples::conv_shape{p.conv, p.block, p.wave_size, p.grid}) >= 0;
-    case program_kind::morton_f32:
-      return compiled::find_shape(compiled::morton_shapes, examples::morton_shape{p.morton, p.block, p.wave_size, p.grid}) >= 0;
-    case program_kind::transpose_f32:
-      return compiled::find_shape(compiled::transpose_shapes,
-                                  programs::transpose_shape{p.transpose, p.block, p.wave_size}) >= 0;
-    case program_kind::mma_gemm_f16:
-      return compiled::find_shape(compiled::mma_gemm_shapes, programs::mma_gemm_shape{p.mma_gemm, p.block, p.wave_size}) >= 0;
-  }
-  return false;
-}
-
-}  // namespace
 
 TEST_CASE("compiled shapes: every point of the catalogue has a compiled kernel") {
   for (const crosscheck_point& p : catalogue()) {
     CAPTURE(p.name);
-    CHECK(has_compiled_kernel(p));
+    CHECK(adapter_of(p.program).has_compiled_kernel(p));
   }
 }
 

@@ -22,6 +22,10 @@
 //   s.counters.lds_wavefronts_ld == 512                // 64 blocks x 8 warps x 1 LDS.128 at 8-way... (see tests)
 //   check_output(p, in, s.outputs, &s).mismatches == 0
 //
+// What is a program's own (its inputs, its simulator run, its check, its parameters' JSON) its adapter says
+// (program_adapter.hpp; one per program_kind, registered in examples/adapters/adapters.cpp); these functions
+// look the point's program up and call it.
+//
 // INVARIANTS: the simulator's counters do not depend on the data (these programs' addresses are
 // data-independent), so a recording's counters replay from the point alone; inputs depend only on
 // (point, seed).

@@ -2,28 +2,26 @@
 //
 // DEFINITION. A kernel is a program run on constant<shape> (spec/constant.hpp): its parameters, workgroup
 // size, wave size (and the copy's grid) are constants, so every encoding, descriptor and window folds to the
-// arithmetic a hand-written kernel does. These tables list the shapes gpu/kernels/kernels.cu instantiates: entry i
-// of copy_fp16_shapes is the kernel copy_fp16_kernel<i>. The host finds a point's entry by equality
-// (find_shape); the cross-check's simulator side runs the very same instantiation
-// (with_compiled_shape), so what the GPU ran and what the simulator priced are one template instance.
-// The shapes are every point of gpu/crosscheck's catalogue, sm90 (wave 32); a CPU test
-// (gpu/crosscheck/compiled_shapes.test.cpp) fails when a catalogue point has no entry here.
+// arithmetic a hand-written kernel does. Each program's table of the shapes gpu/kernels/kernels.cu instantiates
+// is its own file, gpu/kernels/programs/<program>.hpp (entry i of copy_fp16_shapes is the kernel
+// copy_fp16_kernel<i>); this file holds what they share: the builders of the catalogue's shapes (also used at
+// wave 64 by gpu/kernels/amd/amd_shapes.hpp), find_shape, with_compiled_shape and duplicate_shapes. The host
+// finds a point's entry by equality (find_shape); the cross-check's simulator side runs the very same
+// instantiation (with_compiled_shape), so what the GPU ran and what the simulator priced are one template
+// instance. The shapes are every point of gpu/crosscheck's catalogue, sm90 (wave 32); a CPU test
+// (gpu/crosscheck/compiled_shapes.test.cpp) fails when a catalogue point has no entry.
 //
 // WORKED EXAMPLE. The fp16 64x32 v8 ck_xor point (grid 64, 256 threads): find_shape(copy_fp16_shapes,
 // copy_shape{p, 256, 32, 64}) == 2, and copy_fp16_kernel<2> runs copy_tile<uint16_t>(ctx, constant<copy_fp16_shapes[2]>{}).
 //
-// INVARIANTS: no two entries of a table are equal (the lookup is unique); every entry is a valid shape
-// (its encodings and descriptors build at compile time, or the kernels do not compile).
+// INVARIANTS: no two entries of a table are equal (the lookup is unique; each table's file static_asserts it);
+// every entry is a valid shape (its encodings and descriptors build at compile time, or the kernels do not compile).
 #pragma once
 
 #include <cstddef>
 
 #include "kernel/copy/copy.hpp"
-#include "kernel/conv/conv_shapes.hpp"
-#include "kernel/morton/morton.hpp"
 #include "kernel/gemm_tile/gemm_tile.hpp"
-#include "kernel/mma_gemm/mma_gemm.hpp"
-#include "kernel/transpose/transpose.hpp"
 
 namespace tilesim::gpu::compiled {
 
@@ -37,7 +35,7 @@ using programs::gemm_shape;
 
 inline constexpr index_t sm90_wave = 32;
 
-// The builders below serve both targets: the sm90 tables here pass sm90_wave, gpu/kernels/amd/amd_shapes.hpp its wave 64.
+// The builders below serve both targets: the sm90 tables (gpu/kernels/programs/) pass sm90_wave, gpu/kernels/amd/amd_shapes.hpp its wave 64.
 
 // The built-in copy points: rows x cols, `vector` elements, lanes_down_rows read, grid 64.
 constexpr copy_shape builtin_copy(index_t rows, index_t cols, index_t vector, copy_lds_layout layout,
@@ -100,45 +98,6 @@ constexpr copy_shape synthesized_tile(index_t rows, index_t cols, copy_lds_layou
   return {p, 256, wave, 1};
 }
 
-inline constexpr copy_shape copy_fp16_shapes[] = {
-    builtin_copy(64, 32, 8, copy_lds_layout::row_major),
-    builtin_copy(64, 32, 8, copy_lds_layout::padded),
-    builtin_copy(64, 32, 8, copy_lds_layout::ck_xor),
-    builtin_copy(64, 32, 8, copy_lds_layout::cute_swizzle),
-    builtin_copy(64, 64, 8, copy_lds_layout::row_major),
-    builtin_copy(64, 64, 8, copy_lds_layout::ck_xor),
-    builtin_copy(64, 64, 8, copy_lds_layout::cute_swizzle),
-    lds_index_swap_tile(copy_lds_layout::row_major, ck_lds_order::l_k0_2025),
-    lds_index_swap_tile(copy_lds_layout::padded, ck_lds_order::l_k0_2025),
-    lds_index_swap_tile(copy_lds_layout::ck_xor, ck_lds_order::k0_l_2024),
-    lds_index_swap_tile(copy_lds_layout::ck_xor, ck_lds_order::l_k0_2025),
-    cute_swizzle_tile(64, -1),
-    cute_swizzle_tile(64, 1),
-    cute_swizzle_tile(64, 2),
-    cute_swizzle_tile(64, 3),
-    cute_swizzle_tile(16, -1),
-    cute_swizzle_tile(16, 1),
-    cute_swizzle_tile(32, 2),  // (its row-major 8x32 baseline is lds-index-swap's row-major shape, above)
-    // examples/synthesized's sm90 cases: lanes_down_rows reads, one workgroup (B < 0: the copy program derives it)
-    synthesized_tile(64, 32, copy_lds_layout::cute_swizzle, -1, -1, -1),
-    synthesized_tile(64, 32, copy_lds_layout::cute_swizzle, 2, 3, 3),
-    synthesized_tile(128, 64, copy_lds_layout::row_major),
-    synthesized_tile(128, 64, copy_lds_layout::cute_swizzle, 2, 4, 2),
-    synthesized_tile(64, 128, copy_lds_layout::row_major),
-    synthesized_tile(64, 128, copy_lds_layout::cute_swizzle, 1, 5, 2),
-    // examples/lds_index_swap's sm90 cases read through ldmatrix.x4 itself
-    lds_index_swap_tile(copy_lds_layout::row_major, ck_lds_order::l_k0_2025, 16, sm90_wave, copy_read_order::ldmatrix_operand),
-    lds_index_swap_tile(copy_lds_layout::padded, ck_lds_order::l_k0_2025, 16, sm90_wave, copy_read_order::ldmatrix_operand),
-    lds_index_swap_tile(copy_lds_layout::ck_xor, ck_lds_order::k0_l_2024, 16, sm90_wave, copy_read_order::ldmatrix_operand),
-    lds_index_swap_tile(copy_lds_layout::ck_xor, ck_lds_order::l_k0_2025, 16, sm90_wave, copy_read_order::ldmatrix_operand),
-};
-
-inline constexpr copy_shape copy_fp32_shapes[] = {
-    builtin_copy(64, 32, 4, copy_lds_layout::row_major),
-    builtin_copy(64, 32, 4, copy_lds_layout::padded),
-    builtin_copy(64, 32, 4, copy_lds_layout::ck_xor),
-};
-
 // The LDS sweep's tiles (kernel/lds_sweep/lds_sweep.hpp; the iteration count stays a run-time argument): 32 x 32
 // u32, vector 4, lanes_down_rows, grid 8, in each LDS layout.
 constexpr copy_shape sweep_tile(copy_lds_layout layout, index_t wave = sm90_wave) {
@@ -150,13 +109,6 @@ constexpr copy_shape sweep_tile(copy_lds_layout layout, index_t wave = sm90_wave
   p.read = copy_read_order::lanes_down_rows;
   return {p, 256, wave, 8};
 }
-
-inline constexpr copy_shape lds_sweep_shapes[] = {
-    sweep_tile(copy_lds_layout::row_major),
-    sweep_tile(copy_lds_layout::padded),
-    sweep_tile(copy_lds_layout::ck_xor),
-    sweep_tile(copy_lds_layout::cute_swizzle),
-};
 
 // The built-in GEMM points: mn x mn x k with the default 64 x 64 x 32 block tile, 256 threads.
 constexpr gemm_shape builtin_gemm(index_t mn, index_t k, gemm_lds_layout layout, index_t wave = sm90_wave) {
@@ -180,60 +132,6 @@ constexpr gemm_shape gemm_example(gemm_lds_layout layout, index_t wave = sm90_wa
   return {p, 64, wave};
 }
 
-inline constexpr gemm_shape gemm_shapes[] = {
-    builtin_gemm(128, 64, gemm_lds_layout::row_major),
-    builtin_gemm(128, 64, gemm_lds_layout::padded),
-    builtin_gemm(128, 64, gemm_lds_layout::ck_xor),
-    builtin_gemm(256, 128, gemm_lds_layout::row_major),
-    builtin_gemm(256, 128, gemm_lds_layout::ck_xor),
-    gemm_example(gemm_lds_layout::row_major),
-    gemm_example(gemm_lds_layout::padded),
-    gemm_example(gemm_lds_layout::ck_xor),
-};
-
-// examples/gemm's matrix-core cases (kernel/mma_gemm/mma_gemm.hpp): 256 x 256 x 256 fp16 in 128 x 128 x 32 block tiles,
-// 256 threads, each LDS layout.
-constexpr programs::mma_gemm_shape mma_gemm_example(gemm_lds_layout layout, ck_lds_order order = ck_lds_order::l_k0_2025) {
-  programs::mma_gemm_params p;
-  p.m = p.n = p.k = 256;
-  p.layout = layout;
-  p.ck_order = order;
-  return {p, 256, sm90_wave};
-}
-
-inline constexpr programs::mma_gemm_shape mma_gemm_shapes[] = {
-    mma_gemm_example(gemm_lds_layout::row_major),
-    mma_gemm_example(gemm_lds_layout::padded),
-    mma_gemm_example(gemm_lds_layout::ck_xor, ck_lds_order::k0_l_2024),
-    mma_gemm_example(gemm_lds_layout::ck_xor),
-};
-
-// The scalar transpose (kernel/transpose/transpose.hpp): n x n fp32, n = 64, 256, 1024, 256 threads.
-inline constexpr programs::transpose_shape transpose_shapes[] = {
-    {{.n = 64}, 256, sm90_wave},
-    {{.n = 256}, 256, sm90_wave},
-    {{.n = 1024}, 256, sm90_wave},
-};
-
-// examples/morton's sm90 cases: 64 x 64 fp32, T = 8, 8x4 footprints, grid 8, 256 threads.
-inline constexpr examples::morton_shape morton_shapes[] = {
-    {{.layout = examples::texel_layout::row_major, .staging = examples::texel_staging::direct}, 256, sm90_wave, 8},
-    {{.layout = examples::texel_layout::morton_transforms, .staging = examples::texel_staging::direct}, 256, sm90_wave, 8},
-    {{.layout = examples::texel_layout::morton_bits, .staging = examples::texel_staging::direct}, 256, sm90_wave, 8},
-    {{.layout = examples::texel_layout::morton_transforms, .staging = examples::texel_staging::lds_morton}, 256, sm90_wave, 8},
-};
-
-// examples/conv's sm90 cases (kernel/conv/conv_shapes.hpp): the 6x6 3x3 image and NHWC 2x8x8x4 -> 8, each
-// in every mode.
-inline constexpr examples::conv_shape conv_shapes[] = {
-    examples::conv_example_shape(examples::conv_problem::six_by_six, examples::conv_mode::naive, sm90_wave),
-    examples::conv_example_shape(examples::conv_problem::six_by_six, examples::conv_mode::sliding, sm90_wave),
-    examples::conv_example_shape(examples::conv_problem::six_by_six, examples::conv_mode::im2col, sm90_wave),
-    examples::conv_example_shape(examples::conv_problem::nhwc, examples::conv_mode::naive, sm90_wave),
-    examples::conv_example_shape(examples::conv_problem::nhwc, examples::conv_mode::sliding, sm90_wave),
-    examples::conv_example_shape(examples::conv_problem::nhwc, examples::conv_mode::im2col, sm90_wave),
-};
-
 // The index of `shape` in `table`, or -1: find_shape(copy_fp32_shapes, builtin_copy(64, 32, 4, padded)) == 1.
 template <class Shape, std::size_t N>
 constexpr int find_shape(const Shape (&table)[N], const Shape& shape) {
@@ -255,7 +153,7 @@ bool with_compiled_shape(const Shape& shape, F&& f) {
   return called;
 }
 
-// Entries equal to an earlier one (0 for every table here; compiled_shapes.test.cpp checks).
+// Entries equal to an earlier one (0 for every table: each table's file static_asserts it).
 template <class Shape, std::size_t N>
 constexpr int duplicate_shapes(const Shape (&table)[N]) {
   int d = 0;
@@ -263,10 +161,5 @@ constexpr int duplicate_shapes(const Shape (&table)[N]) {
     if (find_shape(table, table[i]) != static_cast<int>(i)) ++d;
   return d;
 }
-static_assert(duplicate_shapes(copy_fp16_shapes) == 0 && duplicate_shapes(copy_fp32_shapes) == 0 &&
-              duplicate_shapes(lds_sweep_shapes) == 0 && duplicate_shapes(gemm_shapes) == 0 &&
-              duplicate_shapes(morton_shapes) == 0 && duplicate_shapes(conv_shapes) == 0 &&
-              duplicate_shapes(transpose_shapes) == 0 && duplicate_shapes(mma_gemm_shapes) == 0,
-              "compiled shapes: an entry appears twice");
 
 }  // namespace tilesim::gpu::compiled

@@ -30,7 +30,7 @@ struct device_memory {
   device_memory& operator=(const device_memory&) = delete;
 };
 
-// kernel<<<grid, block, lds>>>(params..., args): a compiled kernel (gpu/kernels/compiled_shapes.hpp) takes no params
+// kernel<<<grid, block, lds>>>(params..., args): a compiled kernel (gpu/kernels/programs/) takes no params
 // but its run-time values (the LDS sweep's iteration count); a hand-written one (gpu/reference) its slots.
 template <class Kernel, class... Params>
 device_result launch_kernel(Kernel kernel, const device_launch& l, std::vector<byte_buffer> buffers,

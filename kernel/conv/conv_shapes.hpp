@@ -5,7 +5,7 @@
 //   six_by_six  the single-channel 6x6 image, 3x3 filter (conv_params' defaults): 4x4 output, grid 1 x 16 threads
 //   nhwc        N = 2, 8x8, CIn = 4, COut = 8, 3x3, vector 4: 2x6x6x8 output, grid 3 x 192 threads
 // on sm90 (wave 32) and gfx942 (wave 64). Everything is a constant expression, so a shape can be a kernel's
-// constant<...> (gpu/kernels/compiled_shapes.hpp lists the sm90 ones) and conv_example_shapes[i] is case i of
+// constant<...> (gpu/kernels/programs/ lists the sm90 ones) and conv_example_shapes[i] is case i of
 // conv_cases(). Device-safe: nothing here but conv.hpp.
 //
 // WORKED EXAMPLE. conv_example_shape(conv_problem::nhwc, conv_mode::im2col, 32) == {p, 192, 32, 3} with p.n = 2,

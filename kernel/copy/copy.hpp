@@ -49,7 +49,7 @@
 //
 // TWO FORMS (spec/constant.hpp). copy_tile takes its launch structure, copy_shape (params, threads, wave, grid),
 // as a value (copy_tile<T>(ctx, params) builds it from the context: the command line, the tests) or as
-// constant<copy_shape{...}> (a GPU kernel, gpu/kernels/compiled_shapes.hpp, and the simulator running that very
+// constant<copy_shape{...}> (a GPU kernel, gpu/kernels/programs/, and the simulator running that very
 // instance): the same statements, with derive() turning each encoding and descriptor into a constant, so the
 // windows are static_tile_windows and the registers an exact static_distributed_tensor.
 //

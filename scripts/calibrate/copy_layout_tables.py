@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """scripts/calibrate/copy_layout_tables.py: the catalogue copies' lane addresses as data, for copy_layout_probe.cu.
 
-DEFINITION. For each copy kernel of issue 12's two outlier pairs (gpu/kernels/compiled_shapes.hpp copy_fp16_shapes[I]: the
+DEFINITION. For each copy kernel of issue 12's two outlier pairs (gpu/kernels/programs/copy_fp16.hpp copy_fp16_shapes[I]: the
 128x32 fp16 tile of lds-index-swap and the cute-swizzle 8x32 examples, 256 threads), evaluates its SASS per thread
 (sass_lane_addresses.py, on the H100 dump data/calibration/h100-catalogue-sass.gz) and prints one row per thread:
   NAME  KIND  TID  LDG0 LDG1  STS0 STS1  READ0 READ1  STG0 .. STGn

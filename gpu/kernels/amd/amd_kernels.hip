@@ -1,8 +1,8 @@
 // tilesim/gpu/kernels/amd/amd_kernels.hip: the programs as AMD kernels, one per compiled AMD launch shape (compile-only).
 //
 // DEFINITION. Exactly gpu/kernels/kernels.cu's kernels, over gpu/kernels/amd/amd_shapes.hpp's wave-64 tables instead of the
-// sm90 ones: copy_fp16_kernel<I> runs programs::copy_tile<std::uint16_t> on constant<amd_copy_fp16_shapes[I]>
-// through run_program (gpu/runtime/device_context.hpp, whose wave size on AMD is __AMDGCN_WAVEFRONT_SIZE = 64), so
+// sm90 ones: copy_fp16_kernel<I> runs the program's entry (gpu/kernels/programs/copy_fp16.hpp: copy_fp16_entry::run,
+// the body the sm90 kernel and the simulator run) on constant<amd_copy_fp16_shapes[I]> through run_program (gpu/runtime/device_context.hpp, whose wave size on AMD is __AMDGCN_WAVEFRONT_SIZE = 64), so
 // every encoding, descriptor and window folds to constants and each lane vector is one ds_/global_
 // instruction of its width (gpu/runtime/vector_access.hpp). There is no AMD GPU here and no host runner: hipcc
 // compiles this file for gfx90a and gfx940 (gpu/kernels/amd/meson.build), and examples/amd_kernels.test.cpp reads the
@@ -23,46 +23,52 @@
 #include <vector>
 
 #include "gpu/kernels/amd/amd_shapes.hpp"
+#include "gpu/kernels/programs/conv_f32.hpp"
+#include "gpu/kernels/programs/copy_fp16.hpp"
+#include "gpu/kernels/programs/copy_fp32.hpp"
+#include "gpu/kernels/programs/gemm_fp32.hpp"
+#include "gpu/kernels/programs/lds_sweep_u32.hpp"
+#include "gpu/kernels/programs/morton_f32.hpp"
+#include "gpu/kernels/programs/transpose_f32.hpp"
 #include "gpu/runtime/device_context.hpp"
-#include "kernel/lds_sweep/lds_sweep.hpp"
 
 namespace tilesim::gpu::amd {
 
 template <int I>
 __global__ __launch_bounds__(amd_copy_fp16_shapes[I].threads) void copy_fp16_kernel(kernel_args a) {
-  run_program(a, [&](device_context& ctx) { programs::copy_tile<std::uint16_t>(ctx, constant<amd_copy_fp16_shapes[I]>{}); });
+  run_program(a, [&](device_context& ctx) { compiled::copy_fp16_entry::run<amd_copy_fp16_shapes[I]>(ctx); });
 }
 
 template <int I>
 __global__ __launch_bounds__(amd_copy_fp32_shapes[I].threads) void copy_fp32_kernel(kernel_args a) {
-  run_program(a, [&](device_context& ctx) { programs::copy_tile<float>(ctx, constant<amd_copy_fp32_shapes[I]>{}); });
+  run_program(a, [&](device_context& ctx) { compiled::copy_fp32_entry::run<amd_copy_fp32_shapes[I]>(ctx); });
 }
 
 template <int I>
 __global__ __launch_bounds__(amd_gemm_shapes[I].threads) void gemm_f32_kernel(kernel_args a) {
-  run_program(a, [&](device_context& ctx) { programs::gemm_tile(ctx, constant<amd_gemm_shapes[I]>{}); });
+  run_program(a, [&](device_context& ctx) { compiled::gemm_fp32_entry::run<amd_gemm_shapes[I]>(ctx); });
 }
 
 template <int I>
 __global__ __launch_bounds__(amd_lds_sweep_shapes[I].threads) void lds_sweep_u32_kernel(index_t iterations, kernel_args a) {
   run_program(a, [&](device_context& ctx) {
-    programs::lds_sweep<std::uint32_t, 4>(ctx, constant<amd_lds_sweep_shapes[I]>{}, iterations);
+    compiled::lds_sweep_u32_entry::run<amd_lds_sweep_shapes[I]>(ctx, iterations);
   });
 }
 
 template <int I>
 __global__ __launch_bounds__(amd_transpose_shapes[I].threads) void transpose_f32_kernel(kernel_args a) {
-  run_program(a, [&](device_context& ctx) { programs::transpose(ctx, constant<amd_transpose_shapes[I]>{}); });
+  run_program(a, [&](device_context& ctx) { compiled::transpose_f32_entry::run<amd_transpose_shapes[I]>(ctx); });
 }
 
 template <int I>
 __global__ __launch_bounds__(amd_morton_shapes[I].threads) void morton_f32_kernel(kernel_args a) {
-  run_program(a, [&](device_context& ctx) { examples::morton_read<float>(ctx, constant<amd_morton_shapes[I]>{}); });
+  run_program(a, [&](device_context& ctx) { compiled::morton_f32_entry::run<amd_morton_shapes[I]>(ctx); });
 }
 
 template <int I>
 __global__ __launch_bounds__(amd_conv_shapes[I].threads) void conv_f32_kernel(kernel_args a) {
-  run_program(a, [&](device_context& ctx) { examples::conv(ctx, constant<amd_conv_shapes[I]>{}); });
+  run_program(a, [&](device_context& ctx) { compiled::conv_f32_entry::run<amd_conv_shapes[I]>(ctx); });
 }
 
 // Appends the address of kernel<I> for every entry I of `table` to `out`: instantiates (so emits) each one.

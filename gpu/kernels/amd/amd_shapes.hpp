@@ -1,17 +1,17 @@
 // tilesim/gpu/kernels/amd/amd_shapes.hpp: the launch shapes compiled into AMD (wave 64) kernels, one kernel per shape.
 //
-// DEFINITION. gpu/kernels/compiled_shapes.hpp lists the sm90 (wave 32) launch shapes gpu/kernels/kernels.cu compiles; this
+// DEFINITION. gpu/kernels/programs/ lists the sm90 (wave 32) launch shapes gpu/kernels/kernels.cu compiles; this
 // file is the same thing for AMD's CDNA GPUs, whose waves have 64 lanes. Each entry is a program's whole launch
 // structure (parameters, workgroup size, wave size 64, and the grid where the program has one) as a
 // constexpr value; gpu/kernels/amd/amd_kernels.hip instantiates the program on constant<entry> once per entry
 // (amd_copy_fp16_shapes[i] is copy_fp16_kernel<i>), and hipcc compiles every one for gfx90a and gfx940.
 // The tables hold:
 //   the built-in copy points (fp16 64x32 / 64x64 v8, fp32 64x32 v4: grid 64, 256 threads) and LDS sweep tiles
-//   (32x32 u32 v4, grid 8), as gpu/kernels/compiled_shapes.hpp's, at wave 64;
+//   (32x32 u32 v4, grid 8), as gpu/kernels/programs/'s, at wave 64;
 //   every gfx942 case of examples/lds_index_swap and examples/cute_swizzle (128 x 32 / 128 x 64 fp16 read as
 //   the MFMA 32x32x8 operand, R = 32; their gfx90a cases are the same parameter sets, so no entry of their own);
 //   the built-in GEMMs (256 threads) and examples/gemm's gfx942 cases (32x32x8 tiles, one wave of 64);
-//   the scalar transpose at the sizes gpu/kernels/compiled_shapes.hpp compiles;
+//   the scalar transpose at the sizes gpu/kernels/programs/transpose_f32.hpp compiles;
 //   examples/morton's gfx942 cases (morton_case_table entries 4-7, by morton_case_shape);
 //   examples/conv's gfx942 cases (conv_shapes.hpp's conv_example_shape at wave 64: every mode, both problems).
 // find_shape and with_compiled_shape (gpu/kernels/compiled_shapes.hpp) work on these tables as on the sm90 ones;
@@ -33,6 +33,7 @@
 
 #include "kernel/conv/conv_shapes.hpp"
 #include "kernel/morton/morton_shapes.hpp"
+#include "kernel/transpose/transpose.hpp"
 #include "gpu/kernels/compiled_shapes.hpp"
 
 namespace tilesim::gpu::amd {
