@@ -224,6 +224,12 @@ TEST_CASE("error lines: one prefix, even when the program's own error is wrapped
   CHECK(r.err.find("tilesim: ", 1) == std::string::npos);
 }
 
+// Law: only wrappers' prefixes go; a value the user gave keeps every character, "tilesim: " included.
+TEST_CASE("error lines: a quoted value keeps the words 'tilesim: '") {
+  const result r = run_tilesim({"layout", "morton", "--rows", "tilesim: 4"});
+  check_one_error(r, {"option --rows: 'tilesim: 4' is not an integer"});
+}
+
 TEST_CASE("encoding: an empty P or X is named as empty, not as too many components") {
   const std::string empty_p =
       "tile_distribution_encoding<sequence<1>, tuple<sequence<4, 1, 16>, sequence<4, 8>>, tuple<sequence<>, "

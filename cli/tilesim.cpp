@@ -219,10 +219,20 @@ std::string without_prefix(const std::string& s) {
 }
 
 // An exception's text as the rest of one error line: the "tilesim: " prefixes of wrapped errors (a program's
-// own, spec/'s) dropped, since the line has one already; control characters escaped; cut after 2000 bytes.
+// own, spec/'s) dropped, since the line has one already: the one the text starts with and each that follows a
+// wrapper's ": " ("... threw: tilesim: xor_t: ..."); the same words inside a quoted value stay ("option --rows:
+// 'tilesim: 4' is not an integer"); control characters escaped; cut after 2000 bytes.
 std::string error_text(const std::string& what) {
-  std::string s = what;
-  for (std::size_t at; (at = s.find("tilesim: ")) != std::string::npos;) s.erase(at, 9);
+  const std::string prefix = "tilesim: ";
+  std::string s;
+  s.reserve(what.size());
+  for (std::size_t at = 0; at < what.size();) {
+    if (what.compare(at, prefix.size(), prefix) == 0 && (at == 0 || (at >= 2 && what.compare(at - 2, 2, ": ") == 0))) {
+      at += prefix.size();
+      continue;
+    }
+    s += what[at++];
+  }
   return escaped(s, 2000);
 }
 
