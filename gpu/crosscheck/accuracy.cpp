@@ -70,6 +70,11 @@ accuracy accuracy_of(const json_value& recording) {
       const accuracy_row &slow = a.points[worst->row], &fast = a.points[v.row];
       speedup_row s{slow.name, fast.name, slow.predicted / fast.predicted, slow.measured / fast.measured, 0};
       s.error = s.predicted / s.measured - 1;
+      s.faster_named = (s.predicted > 1) == (s.measured > 1);
+      if (std::fabs(s.measured - 1) > 0.05) {
+        ++a.pairs_differing;
+        a.pairs_faster_named += s.faster_named;
+      }
       speedup_errors.push_back(std::fabs(s.error));
       a.speedups.push_back(std::move(s));
     }
@@ -93,7 +98,9 @@ std::string accuracy_markdown(const accuracy& a) {
   s += "\nblock cycles: median |error| " + fixed(100 * a.median_abs_error, 1) + " %, worst " +
        fixed(100 * a.worst_abs_error, 1) + " % over " + std::to_string(a.points.size()) +
        " points; conflict-free speed-ups: median |error| " + fixed(100 * a.median_abs_speedup_error, 1) + " %, worst " +
-       fixed(100 * a.worst_abs_speedup_error, 1) + " % over " + std::to_string(a.speedups.size()) + " pairs\n";
+       fixed(100 * a.worst_abs_speedup_error, 1) + " % over " + std::to_string(a.speedups.size()) +
+       " pairs; the faster side named correctly in " + std::to_string(a.pairs_faster_named) + " of " +
+       std::to_string(a.pairs_differing) + " pairs measured more than 5 % apart\n";
   return s;
 }
 

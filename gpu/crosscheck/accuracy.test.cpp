@@ -134,6 +134,27 @@ TEST_CASE("conflict-free speed-ups: each within 10 % of measured, the named outl
   }
 }
 
+// Law (issue 33's verdict): of the pairs whose measured cycles differ by more than 5 %, the simulator names the
+// faster side correctly in at least 95 %, on every recording, leaving out only the named speed-up outliers above,
+// whose cause is known (h100-zero-overhead.json's ldmatrix.x4 pair: measured 0.95, predicted 1.17, the kernels).
+TEST_CASE("conflict-free speed-ups: the faster side is named correctly in >= 95 % of the pairs measured apart") {
+  for (const auto& entry : recordings) {
+    const accuracy& a = accuracy_for(entry.first);
+    CAPTURE(entry.first);
+    MESSAGE(entry.first << ": the faster side named in " << a.pairs_faster_named << " of " << a.pairs_differing
+                        << " pairs measured more than 5 % apart");
+    const std::map<std::string, double>& named_outliers = speedup_outliers.at(entry.first);
+    int named = 0, differing = 0;
+    for (const speedup_row& r : a.speedups)
+      if (std::fabs(r.measured - 1) > 0.05 && named_outliers.count(r.conflict_free) == 0) {
+        ++differing;
+        named += r.faster_named;
+      }
+    CHECK(differing > 0);
+    CHECK(named >= 0.95 * differing);
+  }
+}
+
 TEST_CASE("the LDS-bound GEMMs are predicted LDS-bound and the copies latency-bound, as the hardware's numbers say") {
   for (const accuracy_row& r : accuracy_for("data/recordings/h100-timing.json").points) {
     CAPTURE(r.name);
