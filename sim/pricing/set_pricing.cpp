@@ -165,6 +165,18 @@ report_part price_set(const arch_table& arch, const residency& res, long long se
         tw.steps.push_back(s);
         own.push_back(owner_row);
       };
+      // `ops` integer instructions whose results form a chain `depth` deep, feeding the next step (it waits for them):
+      // an address the access needs, a guard's compare. Counted in `r`'s arithmetic.
+      auto add_integer_chain = [&](int ops, int depth, part_row& r) {
+        timed_step a;
+        a.kind = step_kind::alu;
+        a.issue_slots = ops * is.alu_cycles[static_cast<std::size_t>(alu_op::integer)];
+        a.latency = depth * is.alu_latency;
+        a.feeds_next = true;
+        tw.steps.push_back(a);
+        own.push_back(&r);
+        r.alu.integer += static_cast<std::uint32_t>(ops);
+      };
       auto add_barrier = [&](int interval) {
         tw.steps.push_back({step_kind::barrier, pipe_id::lds, 0, 0, 0});
         own.push_back(&row("barrier " + std::to_string(interval + 1), nullptr, interval, 1 << 30));
@@ -208,14 +220,7 @@ report_part price_set(const arch_table& arch, const residency& res, long long se
             lds_interval = i.interval;
             if (is.address_ops > 0 && address_arithmetic[w][lds_seen++] && !after_barrier) {
               // The address's own integer instructions take issue slots, and the access waits for them.
-              timed_step a;
-              a.kind = step_kind::alu;
-              a.issue_slots = is.address_ops * is.alu_cycles[static_cast<std::size_t>(alu_op::integer)];
-              a.latency = is.alu_latency;
-              a.feeds_next = true;
-              tw.steps.push_back(a);
-              own.push_back(&ir);
-              ir.alu.integer += static_cast<std::uint32_t>(is.address_ops);
+              add_integer_chain(is.address_ops, 1, ir);
             }
             const lds_cost c = lds_instruction_cost(arch, i.access);
             ir.wavefronts += c.wavefronts;
@@ -238,14 +243,7 @@ report_part price_set(const arch_table& arch, const residency& res, long long se
               if (i.guarded && is.guarded_load_depth > 0 && !guard_chain_paid) {
                 // The guard's compare, from the block and thread index: the wave's first guarded load waits for it.
                 guard_chain_paid = true;
-                timed_step a;
-                a.kind = step_kind::alu;
-                a.issue_slots = is.guarded_load_depth * is.alu_cycles[static_cast<std::size_t>(alu_op::integer)];
-                a.latency = is.guarded_load_depth * is.alu_latency;
-                a.feeds_next = true;
-                tw.steps.push_back(a);
-                own.push_back(&ir);
-                ir.alu.integer += static_cast<std::uint32_t>(is.guarded_load_depth);
+                add_integer_chain(is.guarded_load_depth, is.guarded_load_depth, ir);
               }
               const touch_count t = touches.at({i.interval, i.position, k * wave_key_stride + w, at_index});
               ir.l1_hit_sectors += t.hit;
@@ -257,14 +255,7 @@ report_part price_set(const arch_table& arch, const residency& res, long long se
               if (i.guarded && is.guarded_store_ops > 0) {
                 // The guard's compare and the store's address, recomputed in the compiler's branch around it: a
                 // dependent chain the store waits for (arch.hpp: issue_timing::guarded_store_ops).
-                timed_step a;
-                a.kind = step_kind::alu;
-                a.issue_slots = is.guarded_store_ops * is.alu_cycles[static_cast<std::size_t>(alu_op::integer)];
-                a.latency = is.guarded_store_depth * is.alu_latency;
-                a.feeds_next = true;
-                tw.steps.push_back(a);
-                own.push_back(&ir);
-                ir.alu.integer += static_cast<std::uint32_t>(is.guarded_store_ops);
+                add_integer_chain(is.guarded_store_ops, is.guarded_store_depth, ir);
               }
               s.pipe = pipe_id::global_store;
               s.occupancy = c.sectors / g.store_sectors_per_clock;
