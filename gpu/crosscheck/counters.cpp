@@ -23,6 +23,8 @@ const std::vector<std::string>& counter_metrics() {
       "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum",
       "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum",  // ldmatrix: counted apart from op_ld
       "smsp__sass_inst_executed_op_ldsm.sum",
+      "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum",  // cp.async: apart from op_st
+      "smsp__sass_inst_executed_op_ldgsts.sum",  // (its global sectors count in ..._global_op_ld: H200, 2026-11-29)
   };
   return m;
 }
@@ -31,14 +33,17 @@ namespace {
 long long* field(counters& c, std::size_t i) {
   long long* f[] = {&c.lds_wavefronts_ld,   &c.lds_wavefronts_st,   &c.lds_instructions_ld,   &c.lds_instructions_st,
                     &c.global_sectors_ld,   &c.global_sectors_st,   &c.global_instructions_ld, &c.global_instructions_st,
-                    &c.local_sectors_ld,    &c.local_sectors_st,  &c.lds_wavefronts_ldsm, &c.lds_instructions_ldsm};
+                    &c.local_sectors_ld,    &c.local_sectors_st,  &c.lds_wavefronts_ldsm, &c.lds_instructions_ldsm,
+                    &c.lds_wavefronts_ldgsts, &c.instructions_ldgsts};
   return f[i];
 }
 const char* field_names[] = {"lds_wavefronts_ld",   "lds_wavefronts_st",   "lds_instructions_ld",
                              "lds_instructions_st", "global_sectors_ld",   "global_sectors_st",
                              "global_instructions_ld", "global_instructions_st", "local_sectors_ld",
-                             "local_sectors_st",    "lds_wavefronts_ldsm", "lds_instructions_ldsm"};
-// Recordings made before local memory was counted have the first 8 fields only, before ldmatrix the first 10.
+                             "local_sectors_st",    "lds_wavefronts_ldsm", "lds_instructions_ldsm",
+                             "lds_wavefronts_ldgsts", "instructions_ldgsts"};
+// Recordings made before local memory was counted have the first 8 fields only, before ldmatrix the first 10,
+// before cp.async the first 12.
 bool has_member(const json_value& v, const std::string& key) {
   for (const auto& m : v.members())
     if (m.first == key) return true;
@@ -85,7 +90,14 @@ counters predicted_counters(const sim::program_report& report) {
   counters c;
   for (const sim::instruction_report& i : report.instructions) {
     const bool ld = i.kind == sim::access_kind::load;
-    if (i.space == sim::memory_space::lds) {
+    if (i.async_copy) {  // one LDGSTS: its global row counts the instruction and the sectors, its landing the wavefronts
+      if (i.space == sim::memory_space::lds) {
+        c.lds_wavefronts_ldgsts += i.wavefronts;
+      } else {
+        c.global_sectors_ld += i.sectors;
+        c.instructions_ldgsts += i.instances;
+      }
+    } else if (i.space == sim::memory_space::lds) {
       if (i.matrix_load) {
         c.lds_wavefronts_ldsm += i.wavefronts;
         c.lds_instructions_ldsm += i.instances;

@@ -1,7 +1,7 @@
 // tilesim/gpu/crosscheck/counters.hpp: what Nsight Compute counts for one kernel launch, and the simulator's prediction.
 //
-// DEFINITION. counters holds twelve exact counts of one launch: shared-memory wavefronts and instructions
-// (loads, stores, and ldmatrix apart, as Nsight's op_ldsm), global sectors and instructions (loads, stores) and
+// DEFINITION. counters holds fourteen exact counts of one launch: shared-memory wavefronts and instructions
+// (loads, stores, and ldmatrix apart, as Nsight's op_ldsm; cp.async's LDGSTS apart, as op_ldgsts), global sectors and instructions (loads, stores) and
 // local-memory sectors (spills; the simulator's are 0). counter_metrics() names the Nsight Compute metric of
 // each field in field order; predicted_counters(report) totals a simulator report the same way (an LDS row's
 // wavefronts and instances, a global row's sectors and instances). Both `tilesim-gpu crosscheck` and a user's
@@ -11,7 +11,7 @@
 // 8192 on sm90 (8-way reads), and Nsight's smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum is 8192.
 //
 // INVARIANTS: to_json and counters_from_json round-trip every field; a recording made before local memory (or
-// ldmatrix) was counted reads those fields as 0.
+// ldmatrix, or cp.async) was counted reads those fields as 0.
 #pragma once
 
 #include <string>
@@ -30,6 +30,8 @@ struct counters {
   long long global_instructions_ld = 0, global_instructions_st = 0;
   long long local_sectors_ld = 0, local_sectors_st = 0;  // local memory: the simulator models none (always 0)
   long long lds_wavefronts_ldsm = 0, lds_instructions_ldsm = 0;  // ldmatrix (op_ldsm; not in the ld fields)
+  // cp.async (op_ldgsts: one LDGSTS each, its LDS wavefronts; its global sectors are in global_sectors_ld)
+  long long lds_wavefronts_ldgsts = 0, instructions_ldgsts = 0;
   bool operator==(const counters&) const = default;
 };
 

@@ -75,7 +75,7 @@ void export_source_page(const std::string& report, const std::string& csv) {
 
 std::string sass_class::text() const {
   if (space == sass_space::none) return "-";
-  const std::string what = matrix ? "ldmatrix" : op == sass_op::load ? "load" : op == sass_op::store ? "store" : "atomic";
+  const std::string what = matrix ? "ldmatrix" : async_copy ? "cp.async" : op == sass_op::load ? "load" : op == sass_op::store ? "store" : "atomic";
   return std::string(space == sass_space::lds ? "lds " : "global ") + what + " " + std::to_string(width) + " B";
 }
 
@@ -96,6 +96,11 @@ sass_class classify_sass(const std::string& sass) {
     c.op = sass_op::load;
     c.width = 16;
     c.matrix = true;
+  } else if (op == "LDGSTS") {
+    c.space = sass_space::global;
+    c.op = sass_op::load;
+    c.width = width_of(p);
+    c.async_copy = true;
   } else if (op == "LDG" || op == "STG") {
     c.space = sass_space::global;
     c.op = op == "LDG" ? sass_op::load : sass_op::store;

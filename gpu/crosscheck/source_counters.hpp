@@ -17,6 +17,7 @@
 //   LDS / STS [.U8 .S8 .U16 .S16 .64 .128]   lds load / store of 1, 2, 4 (no suffix), 8, 16 bytes per lane
 //   LDSM.16.M88.N                            lds load of ldmatrix rows, 16 bytes (the simulator's matrix_load)
 //   LDG / STG [.E ...]                       global load / store, width from the same suffixes
+//   LDGSTS[.E.BYPASS].128                    a cp.async, global to LDS (the simulator's async_copy)
 //   ATOMS / ATOMG / ATOM / RED               atomics (op atomic)
 // Any other instruction (arithmetic, branches, BAR) has no class (space none).
 //
@@ -51,6 +52,7 @@ struct sass_class {
   sass_op op = sass_op::load;
   int width = 0;
   bool matrix = false;
+  bool async_copy = false;  // LDGSTS: a cp.async (global -> LDS), "global cp.async 16 B"
   bool operator==(const sass_class&) const = default;
   // "lds load 16 B", "global store 4 B", "lds ldmatrix 16 B"; "-" for none.
   std::string text() const;

@@ -33,6 +33,11 @@ sass_class class_of(const sim::wave_instruction& i) {
   c.op = i.atomic ? sass_op::atomic : i.access.kind == sim::access_kind::load ? sass_op::load : sass_op::store;
   c.width = i.access.width;
   c.matrix = i.matrix_load;
+  if (i.async_copy) {  // one LDGSTS: its LDS landing is the same instruction as its global read
+    c.space = sass_space::global;
+    c.op = sass_op::load;
+    c.async_copy = true;
+  }
   return c;
 }
 
@@ -53,6 +58,12 @@ std::vector<sim_label> labels_of(const sim::arch_table& arch, const sim::run_res
           out.back().cls = c;
         }
         sim_label& l = out[it->second];
+        if (i.async_copy && i.access.space == sim::memory_space::lds) {  // the landing: wavefronts of the LDGSTS
+          const sim::lds_cost cost = sim::lds_instruction_cost(arch, i.access);
+          l.wavefronts += cost.wavefronts;
+          l.max_ways = std::max(l.max_ways, cost.max_ways);
+          continue;
+        }
         ++l.instances;
         l.lanes += i.access.active_lanes();
         std::vector<long long>& counts = per_wave[it->second];

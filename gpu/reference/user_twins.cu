@@ -64,6 +64,44 @@ __global__ __launch_bounds__(256) void row_sums_twin(kernel_args a) {
   });
 }
 
+// examples/async_pipeline: 8 tiles of 16 x 256 floats a workgroup, staged with cp.async into two 16 KiB buffers,
+// column t added by thread t; the same copies, waits and barriers as the program.
+__global__ __launch_bounds__(256) void async_pipeline_twin(kernel_args a) {
+  timed_block(a.block_cycles, [&] {
+    const float* in = static_cast<const float*>(a.pointer[0]);
+    float* out = static_cast<float*>(a.pointer[1]);
+    float* lds = reinterpret_cast<float*>(twin_lds);
+    constexpr int tiles = 8, tile = 16 * 256;
+    const int t = thread_index<256>(), b = block_index();
+    const float* slab = in + b * tiles * tile;
+    auto stage = [&](int k) {
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        const int e = (4 * i + t / 64) * 256 + 4 * (t % 64);
+        const unsigned to = static_cast<unsigned>(__cvta_generic_to_shared(lds + (k % 2) * tile + e));
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(to), "l"(slab + k * tile + e) : "memory");
+      }
+      asm volatile("cp.async.commit_group;" ::: "memory");
+    };
+    float sum = 0.0f;
+    stage(0);
+#pragma unroll
+    for (int k = 0; k < tiles; ++k) {
+      if (k + 1 < tiles) {
+        stage(k + 1);
+        asm volatile("cp.async.wait_group 1;" ::: "memory");
+      } else {
+        asm volatile("cp.async.wait_group 0;" ::: "memory");
+      }
+      __syncthreads();
+#pragma unroll
+      for (int r = 0; r < 16; ++r) sum += lds[(k % 2) * tile + r * 256 + t];
+      __syncthreads();
+    }
+    out[b * 256 + t] = sum;
+  });
+}
+
 // examples/fp16_transpose's LDS element offset of (row, column) in the 64 x 64 tile.
 template <int Layout>
 __device__ __forceinline__ int transpose_offset(int r, int c) {
@@ -124,6 +162,11 @@ device_result launch_stencil_twin(int pitch, const device_launch& l, std::vector
 device_result launch_row_sums_twin(const device_launch& l, std::vector<byte_buffer> buffers) {
   require_shape("row sums twin", l);
   return detail::launch_kernel(row_sums_twin, l, std::move(buffers));
+}
+
+device_result launch_async_pipeline_twin(const device_launch& l, std::vector<byte_buffer> buffers) {
+  require_shape("async pipeline twin", l);
+  return detail::launch_kernel(async_pipeline_twin, l, std::move(buffers));
 }
 
 device_result launch_transpose_twin(int layout, const device_launch& l, std::vector<byte_buffer> buffers) {

@@ -209,6 +209,41 @@ class device_context {
     return f;
   }
 
+#if !defined(__HIPCC__)
+  // cp.async (kernel/model/async_copy.hpp): cp.async.cg (16 bytes, L1 bypassed) or .ca (4, 8 bytes) on sm80 and
+  // later; an older arch loads and stores (the copy lands at once). AMD has no member: the model's plain copy.
+  template <index_t N, class L, class G>
+  __device__ __forceinline__ void async_copy(const L& lds, index_t lds_offset, const G& global,
+                                             index_t global_offset) const {
+    constexpr int bytes = static_cast<int>(N * sizeof(typename L::value_type));
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+    typename L::value_type v[N];
+    load_vector<N>(global, global_offset, v, true);
+    store_vector<N>(lds, lds_offset, v, true);
+#else
+    const unsigned to = static_cast<unsigned>(__cvta_generic_to_shared(lds.data + lds_offset));
+    const void* from = global.data + global_offset;
+    if constexpr (bytes == 16)
+      asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(to), "l"(from) : "memory");
+    else
+      asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(to), "l"(from), "n"(bytes) : "memory");
+#endif
+  }
+  // cp.async.commit_group.
+  __device__ __forceinline__ void async_commit() const {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.commit_group;" ::: "memory");
+#endif
+  }
+  // cp.async.wait_group K.
+  template <int K>
+  __device__ __forceinline__ void async_wait() const {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_group %0;" ::"n"(K) : "memory");
+#endif
+  }
+#endif
+
   // mma.sync m16n8k16 (kernel/model/mma.hpp): one mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32; NVIDIA only
   // (a template, so that a program using it fails to compile for AMD only when it is instantiated there).
   template <int Unused = 0>

@@ -23,6 +23,8 @@
 //   ldmatrix<4>(ctx, lds, off)   sm90's ldmatrix (ldmatrix.hpp): 8x8 b16 matrices into mma operand registers
 //   mma_m16n8k16(ctx, a, b, c)   sm90's mma.sync m16n8k16 fp16 -> fp32 (mma.hpp); mma_m16n8k16_bf16: bf16 -> fp32
 //   mfma_32x32x8_f16(ctx, a, b, c), mfma_16x16x16_f16   gfx9's MFMA fp16 -> fp32 over a wave of 64 (mfma.hpp)
+//   async_copy<N>(ctx, lds, i, global, j), async_commit(ctx), async_wait<K>(ctx)   cp.async and its groups
+//                                (async_copy.hpp): global -> LDS without registers, landing at a wait
 // Buffers satisfy spec's element_buffer (size, load/store/add of one vector with a validity flag), so the
 // program builds tensor views and tile windows on them; load_element / store_element / add_element below
 // are the scalar spelling. Parameters travel in a plain struct of numbers and enums (slots, not pointers).
@@ -62,6 +64,7 @@
 #include <concepts>
 
 #include "kernel/model/alu_op.hpp"
+#include "kernel/model/async_copy.hpp"
 #include "kernel/model/ldmatrix.hpp"
 #include "kernel/model/mfma.hpp"
 #include "kernel/model/mma.hpp"

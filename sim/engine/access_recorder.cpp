@@ -24,6 +24,7 @@ element_range access_recorder::record_any(const buffer_ref& b, access_kind kind,
   a.atomic = atomic;
   a.matrix_load = matrix_load_;
   a.guarded = guarded_;
+  a.async_copy = async_copy_;
   a.width = static_cast<std::uint32_t>(std::min<index_t>(followed ? n * eb : max_elements,
                                                           std::numeric_limits<std::uint32_t>::max()));
   const index_t byte_offset = followed ? offset * eb : 0;
@@ -38,6 +39,8 @@ element_range access_recorder::record_any(const buffer_ref& b, access_kind kind,
   pending_alu_ = {};
 
   if (grouper_) grouper_->add(lane_, a);
+  if (!in_flight_.empty() && valid && followed && address >= 0) [[unlikely]]
+    check_in_flight(b, kind, static_cast<address_t>(address), static_cast<address_t>(address + n * eb));
 
   element_range r{};
   if (valid) {
@@ -72,6 +75,11 @@ bool access_recorder::record_common(const buffer_ref& b, access_kind kind, index
   const auto width = static_cast<address_t>(n * b.element_bytes);
   grouper_->add_run(lane_, common_access(b, kind, address_of(b, base + offsets[0]), n, false, site), offsets.size(),
                     [&](std::size_t i) { return address_of(b, base + offsets[i]); });
+  if (!in_flight_.empty()) [[unlikely]]
+    for (const index_t offset : offsets) {
+      const address_t address = address_of(b, base + offset);
+      check_in_flight(b, kind, address, address + width);
+    }
   detail::interval_touches& t = *touches_;
   if (kind == access_kind::load && b.space == memory_space::lds) {  // a run of reads, kept compact
     const std::size_t first = t.lds_read_begins.size();

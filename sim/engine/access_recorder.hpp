@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <span>
+#include <vector>
 
 #include "sim/engine/interval_touches.hpp"
 #include "sim/engine/lane_access.hpp"
@@ -61,6 +62,8 @@ class access_recorder {
     const address_t address = address_of(b, offset);
     grouper_->add(lane_, common_access(b, kind, address, n, atomic, site));
     const auto width = static_cast<address_t>(n * b.element_bytes);
+    if (!in_flight_.empty()) [[unlikely]]
+      check_in_flight(b, kind, address, address + width);
     add_touch(*touches_, b, kind == access_kind::store, atomic, address, address + width);
     return {0, n};
   }
@@ -88,6 +91,16 @@ class access_recorder {
 
   // Adds n instructions of class op to what the next access (or the interval's tail) carries.
   void note_alu(int op, index_t n);
+
+  // cp.async (kernel/model/async_copy.hpp; async_copies.cpp). issue_async: `elements` elements of `lds` from element
+  // `offset` on will receive `bytes` (read from global at issue, as recorded there) when a wait covers the copy; until
+  // then its bytes are in flight: this thread touching them, or another thread of the workgroup before the wait and a
+  // barrier, is a race. commit_async closes the open group; wait_async(n) lands every copy of the committed groups but
+  // the n newest (cp.async.wait_group n), each recorded as an LDS store at the copy's site and label.
+  void issue_async(const buffer_ref& lds, unsigned char* lds_data, index_t offset, index_t elements, const void* bytes,
+                   access_site site);
+  void commit_async() { ++async_groups_; }
+  void wait_async(long long newest_pending);
 
  protected:
   detail::block_state* state_ = nullptr;
@@ -133,6 +146,7 @@ class access_recorder {
     a.atomic = atomic;
     a.matrix_load = matrix_load_;
     a.guarded = guarded_;
+    a.async_copy = async_copy_;
     a.alu_before = pending_alu_;
     pending_alu_ = {};
     return a;
@@ -153,11 +167,31 @@ class access_recorder {
                     index_t byte_offset, index_t width, address_t where, index_t misalignment);
   // Called when the thread passes a barrier: the pending arithmetic is the finished interval's tail.
   void close_alu_interval();
+  // A cp.async issued and not landed: where it writes, what, and where it came from (issue_async).
+  struct in_flight_copy {
+    buffer_ref lds;
+    unsigned char* data = nullptr;  // the destination's first element
+    index_t offset = 0, elements = 0;
+    address_t begin = 0, end = 0;   // its LDS bytes
+    unsigned char bytes[16] = {};
+    int label = 0, interval = 0;
+    long long group = 0;            // commit groups closed before it was issued: its group's number
+    access_site site;
+  };
+  std::vector<in_flight_copy> in_flight_;
+  long long async_groups_ = 0;      // commit groups closed so far
+  // This thread's access of bytes [begin, end) of b overlaps a copy it has in flight: a race, listed.
+  void check_in_flight(const buffer_ref& b, access_kind kind, address_t begin, address_t end);
+  // After a barrier: the copies still in flight may land in the new interval too (their bytes are touched in it).
+  void touch_in_flight();
+  // Lands copies [0, count) of in_flight_ (the oldest), recorded at their sites and labels.
+  void land_in_flight(std::size_t count);
   int block_ = 0, thread_ = 0, wave_ = 0, lane_ = 0;
   int label_ = 0;
   int interval_ = 0;
   bool matrix_load_ = false;  // the access being recorded is an ldmatrix row
   bool guarded_ = false;      // the accesses being recorded are a tile store through a padded descriptor
+  bool async_copy_ = false;   // the access being recorded is a cp.async's global read or LDS landing
 };
 
 }  // namespace tilesim::sim

@@ -71,6 +71,7 @@ struct lane_access {
   bool atomic = false;             // an add (read-modify-write, atomic on the GPU)
   bool matrix_load = false;        // an ldmatrix row (Nsight Compute counts these as op_ldsm, not op_ld)
   bool guarded = false;            // a tile store through a descriptor with a pad: its guard is checked at run time
+  bool async_copy = false;         // a cp.async: its global read, or its LDS write landing (one LDGSTS on sm90)
   alu_work alu_before;             // arithmetic the thread stated since its previous access of the interval
   access_site site;                // the call that made it
 

@@ -14,7 +14,8 @@
 // [8, 12) ("ld"), thread 2 loads [16, 20): one race, bytes [8, 12), thread 0 store 'st' / thread 1 load 'ld'.
 //
 // INVARIANTS: a race's first side has the lower (block, thread); reads never race with reads; accesses of
-// one thread never race with each other; the result is sorted by (space, buffer, begin, sides).
+// one thread never race with each other; the result is sorted by (space, buffer, begin, sides). (One race has both
+// sides in one thread: a cp.async in flight and that thread's own access of its bytes, sim/engine/async_copies.cpp.)
 #pragma once
 
 #include <cstdint>

@@ -46,6 +46,9 @@ class recording_buffer {
   int id() const { return ref_.id; }
   // The thread's recorder (its thread_context); nullptr for a default-constructed handle.
   access_recorder* recorder() const { return recorder_; }
+  // Where its elements live (the recorder's view) and the first of them: what a cp.async keeps until it lands.
+  const buffer_ref& ref() const { return ref_; }
+  T* data() const { return data_; }
 
   // out[0..n) = elements offset..offset+n-1; T{} outside the buffer or when !valid. One recorded access, at the
   // caller's line (its site: lane_access.hpp; the builtins, as barrier's, for clang 14 with libstdc++ 12).

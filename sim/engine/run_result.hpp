@@ -35,6 +35,7 @@ struct wave_instruction {
   bool atomic = false; // an add (read-modify-write)
   bool matrix_load = false;  // ldmatrix rows (Nsight Compute: op_ldsm)
   bool guarded = false;      // a tile store whose guard (a pad's validity) the kernel checks at run time
+  bool async_copy = false;   // a cp.async's global read, or its LDS write landing at a wait (sm90: one LDGSTS)
   alu_work alu_before; // arithmetic before it: the most any of its lanes stated since their previous access
 };
 

@@ -20,6 +20,7 @@ void thread_context::barrier(const char* file, int line) {
   state_->fibers->suspend();
   if (cancelled_) throw detail::fiber_cancelled{};
   ++interval_;
+  if (!in_flight_.empty()) touch_in_flight();
 }
 
 void thread_context::label(const char* name) { label_ = state_->labels.intern(name); }

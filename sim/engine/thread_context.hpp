@@ -121,6 +121,29 @@ class thread_context : public access_recorder {
     return detail::shared_value(window_memo(), x, f);
   }
 
+  // cp.async (async_copy.hpp): reads N elements of `global` now (one recorded global load at the caller's line) and
+  // writes them to `lds` when an async_wait covers the copy (recorded then as an LDS store at the same line).
+  template <index_t N, class L, class G>
+  void async_copy(const L& lds, index_t lds_offset, const G& global, index_t global_offset,
+                  const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+    using T = typename L::value_type;
+    static_assert(std::is_same_v<T, typename G::value_type>, "async_copy: LDS and global elements of one type");
+    static_assert(N * sizeof(T) == 4 || N * sizeof(T) == 8 || N * sizeof(T) == 16, "async_copy: 4, 8 or 16 bytes");
+    T v[N] = {};
+    async_copy_ = true;
+    global.load(global_offset, N, v, true, file, line);
+    async_copy_ = false;
+    issue_async(lds.ref(), reinterpret_cast<unsigned char*>(lds.data()), lds_offset, N, v, {file, line});
+  }
+  // cp.async.commit_group: the copies issued since the last commit become the newest group.
+  void async_commit() { commit_async(); }
+  // cp.async.wait_group N: lands the copies of every committed group but the N newest.
+  template <int N>
+  void async_wait() {
+    static_assert(N >= 0, "async_wait: N groups may stay in flight, N >= 0");
+    wait_async(N);
+  }
+
   // Global buffer `slot`, which the host made of T.
   template <class T>
   recording_buffer<T> global(int slot) {

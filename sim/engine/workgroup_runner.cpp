@@ -202,6 +202,7 @@ class block_runner {
     thread_context& t = runner.thread(index);
     try {
       runner.program_.call(runner.program_.object, t);
+      t.land_in_flight(t.in_flight_.size());  // cp.async copies never waited for land as the thread ends
       t.status_ = thread_context::status::finished;
     } catch (const fiber_cancelled&) {
       t.status_ = thread_context::status::finished;
@@ -223,6 +224,7 @@ class block_runner {
     for (wave_grouper& g : groupers_) g.reset();
     grouped_ = {};
     races_.clear();
+    state_.async_races.clear();
     for (int i = 0; i < config_.block; ++i) {
       thread_context& t = thread(i);
       t.state_ = &state_;
@@ -235,6 +237,8 @@ class block_runner {
       t.label_ = 0;
       t.interval_ = 0;
       t.pending_alu_ = {};
+      t.in_flight_.clear();
+      t.async_groups_ = 0;
       t.closed_interval_ = -1;
       t.status_ = thread_context::status::runnable;
       t.cancelled_ = false;
@@ -507,6 +511,8 @@ class block_runner {
     for (divergence& d : grouped_.divergences)
       if (state_.room(&diagnostic_counts::divergences)) rec.divergences.push_back(std::move(d));
     grouped_ = {};
+    for (race& r : state_.async_races) races_.push_back(std::move(r));
+    state_.async_races.clear();
     const auto& numbers = state_.labels.numbers;
     auto side = [&](const race_side& s) {
       return std::make_tuple(s.who.block, s.who.thread, s.interval, numbers.at(s.label), s.kind == access_kind::store, s.atomic);

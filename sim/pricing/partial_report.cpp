@@ -42,7 +42,8 @@ access_kind kind_of(const json_value& v) {
 std::string row_json(const std::string& key, const part_row& r) {
   return "{\"key\": " + q(key) + ", \"label\": " + q(r.label) + ", \"barrier\": " + (r.barrier ? "true" : "false") +
          ", \"kind\": \"" + kind_word(r.kind) + "\", \"space\": \"" + space_word(r.space) + "\", \"width\": " + n(r.width) +
-         ", \"matrix_load\": " + (r.matrix_load ? "true" : "false") + ", \"interval\": " + n(r.interval) +
+         ", \"matrix_load\": " + (r.matrix_load ? "true" : "false") + (r.async_copy ? ", \"async_copy\": true" : "") +
+         ", \"interval\": " + n(r.interval) +
          ", \"position\": " + n(r.position) + ", \"first\": [" + n(r.first.first) + ", " + n(r.first.second) +
          "], \"instances\": " + n(r.instances) + ", \"wavefronts\": " + n(r.wavefronts) + ", \"ideal\": " + n(r.ideal) +
          ", \"excess\": " + n(r.excess) + ", \"sectors\": " + n(r.sectors) + ", \"ideal_sectors\": " + n(r.ideal_sectors) +
@@ -60,6 +61,7 @@ part_row row_of(const json_value& v) {
   r.space = space_of(v["space"]);
   r.width = static_cast<int>(v["width"].integer());
   r.matrix_load = v["matrix_load"].boolean();
+  r.async_copy = v.get("async_copy") && v["async_copy"].boolean();
   r.interval = static_cast<int>(v["interval"].integer());
   r.position = static_cast<int>(v["position"].integer());
   const auto& first = v["first"].elements();

@@ -74,6 +74,7 @@ void report_part::merge(report_part&& o, int max_reports) {
       r.space = orow.space;
       r.width = orow.width;
       r.matrix_load = orow.matrix_load;
+      r.async_copy = orow.async_copy;
     }
     r.instances += orow.instances;
     r.wavefronts += orow.wavefronts;
@@ -204,6 +205,7 @@ program_report finish_report(const arch_table& arch, const residency& res, repor
     ir.space = pr->space;
     ir.width = pr->width;
     ir.matrix_load = pr->matrix_load;
+    ir.async_copy = pr->async_copy;
     ir.interval = pr->interval;
     ir.position = pr->position;
     ir.instances = static_cast<int>(pr->instances);

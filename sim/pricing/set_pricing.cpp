@@ -110,7 +110,9 @@ report_part price_set(const arch_table& arch, const residency& res, long long se
   long long seen = 0;  // rows and instances in the order this pricing meets them
 
   auto row = [&](const std::string& label, const wave_instruction* i, int interval, int position) -> part_row& {
-    auto [it, fresh] = part.rows.try_emplace(i ? label : "\x01" + label);
+    // Barriers and cp.async landings (the LDS side of a copy whose global side has the label's row) key apart.
+    const bool landing = i && i->async_copy && i->access.space == memory_space::lds;
+    auto [it, fresh] = part.rows.try_emplace(!i ? "\x01" + label : landing ? "\x02" + label : label);
     part_row& pr = it->second;
     if (fresh) {
       pr.label = label;
@@ -123,6 +125,7 @@ report_part price_set(const arch_table& arch, const residency& res, long long se
         pr.space = i->access.space;
         pr.width = i->access.width;
         pr.matrix_load = i->matrix_load;
+        pr.async_copy = i->async_copy;
       }
     }
     ++seen;
@@ -153,6 +156,7 @@ report_part price_set(const arch_table& arch, const residency& res, long long se
       std::size_t lds_seen = 0;       // wave w's LDS accesses priced so far
       int lds_interval = -1;          // the interval of the last of them
       bool guard_chain_paid = false;  // its first guarded global load waited for the guard's chain
+      std::vector<int> copies_in_flight;  // steps of its cp.async global reads whose landing is not yet priced
       auto add_alu = [&](const alu_work& a, part_row* owner_row) {
         if (a.empty()) return;
         timed_step s;
@@ -193,7 +197,7 @@ report_part price_set(const arch_table& arch, const residency& res, long long se
         for (; next < wr.instructions.size() && wr.instructions[next].interval == interval; ++next) {
           const wave_instruction& i = wr.instructions[next];
           const bool global = i.access.space == memory_space::global;
-          if (global && i.access.kind == access_kind::load && !i.atomic) {
+          if (global && i.access.kind == access_kind::load && !i.atomic && !i.async_copy) {  // a cp.async writes LDS: in order
             in_order.insert(in_order.begin() + static_cast<std::ptrdiff_t>(fence++), {next, part_of::memory_only});
             if (!i.alu_before.empty()) in_order.emplace_back(next, part_of::alu_only);
           } else {
@@ -211,8 +215,18 @@ report_part price_set(const arch_table& arch, const residency& res, long long se
           if (what == part_of::alu_only) continue;
           ++ir.instances;
           timed_step s;
-          s.produces_data = i.access.kind == access_kind::load;
+          s.produces_data = i.access.kind == access_kind::load && !i.async_copy;  // a cp.async fills no register
           s.waits_for_data = i.access.kind == access_kind::store;
+          if (i.async_copy && i.access.space == memory_space::lds) {
+            // A cp.async's landing: no instruction of its own (the LDGSTS issued with its global read); its LDS
+            // write waits for that read's data only, not for the copies issued after it (the pipeline's point).
+            s.issue_slots = 0;
+            s.waits_for_data = false;
+            if (!copies_in_flight.empty()) {
+              s.waits_for_step = copies_in_flight.front();
+              copies_in_flight.erase(copies_in_flight.begin());
+            }
+          }
           if (i.access.space == memory_space::lds) {
             // The first LDS access after a barrier is free too: its address needs no loaded data, so the
             // compiler forms it before the barrier, while the wave waits there.
@@ -265,6 +279,7 @@ report_part price_set(const arch_table& arch, const residency& res, long long se
             if (g.datapath_bytes_per_clock > 0)
               s.datapath = static_cast<double>(c.sectors) * arch.sector_bytes / g.datapath_bytes_per_clock;
           }
+          if (i.async_copy && i.access.space == memory_space::global) copies_in_flight.push_back(static_cast<int>(tw.steps.size()));
           tw.steps.push_back(s);
           own.push_back(&ir);
         }

@@ -46,6 +46,7 @@ struct instruction_report {
   memory_space space = memory_space::lds;
   int width = 0;
   bool matrix_load = false;        // ldmatrix rows (Nsight Compute counts them as op_ldsm)
+  bool async_copy = false;         // cp.async (LDGSTS): its global read, or its LDS landing (Nsight: op_ldgsts)
   int interval = 0, position = 0;  // where its first instance was issued
   int instances = 0;
   long long wavefronts = 0, ideal = 0, excess = 0;  // lds

@@ -34,6 +34,10 @@ timing_result time_waves(const std::vector<timed_wave>& waves, const timing_para
     workgroups = std::max(workgroups, waves[w].workgroup + 1);
     const long long count = std::count_if(waves[w].steps.begin(), waves[w].steps.end(),
                                           [](const timed_step& s) { return s.kind == step_kind::barrier; });
+    for (std::size_t k = 0; k < waves[w].steps.size(); ++k)
+      if (const int on = waves[w].steps[k].waits_for_step; on >= static_cast<int>(k))
+        throw std::invalid_argument("time_waves: wave " + std::to_string(w) + " step " + std::to_string(k) +
+                                    " waits for step " + std::to_string(on) + ", which is not an earlier one");
     auto [it, fresh] = barriers.emplace(waves[w].workgroup, std::make_pair(w, count));
     if (!fresh && it->second.second != count)
       throw std::invalid_argument("time_waves: wave " + std::to_string(w) + " reaches " + std::to_string(count) +
@@ -100,7 +104,8 @@ timing_result time_waves(const std::vector<timed_wave>& waves, const timing_para
       any_left = true;
       const timed_step& next = waves[w].steps[s.next];
       if (s.at_barrier || next.kind == step_kind::barrier) continue;
-      const double data = next.waits_for_data ? s.data_until : 0;
+      double data = next.waits_for_data ? s.data_until : 0;
+      if (next.waits_for_step >= 0) data = std::max(data, r.waves[w][static_cast<std::size_t>(next.waits_for_step)].complete);
       const double when = std::max({s.ready, data, scheduler_free[static_cast<std::size_t>(waves[w].scheduler)]});
       if (when < best) {
         best = when;
@@ -119,6 +124,13 @@ timing_result time_waves(const std::vector<timed_wave>& waves, const timing_para
     t.ready = s.ready;
     t.data_ready = step.waits_for_data ? std::max(s.ready, s.data_until) : s.ready;
     if (step.waits_for_data && s.data_until > s.ready) t.waited_on = s.data_pipe;
+    if (step.waits_for_step >= 0) {  // a cp.async's landing waits for its own global read
+      const step_times& read = r.waves[pick][static_cast<std::size_t>(step.waits_for_step)];
+      if (read.complete > t.data_ready) {
+        t.data_ready = read.complete;
+        t.waited_on = static_cast<int>(waves[pick].steps[static_cast<std::size_t>(step.waits_for_step)].pipe);
+      }
+    }
     t.issue = best;
     scheduler_free[sched] = t.issue + step.issue_slots;
     r.scheduler_busy[sched] += step.issue_slots;

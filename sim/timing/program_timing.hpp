@@ -48,6 +48,7 @@ struct timed_step {
   bool waits_for_data = false;  // issue only after the wave's earlier loads and arithmetic completed
   double datapath = 0;          // global memory: cycles it also holds the LDS pipe (the L1 data path it shares)
   bool feeds_next = false;      // the next step needs its result (an address): it issues once this completes
+  int waits_for_step = -1;      // >= 0: issue only after that earlier step of the wave completed (a cp.async's landing)
 };
 
 struct timed_wave {

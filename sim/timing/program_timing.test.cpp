@@ -117,3 +117,20 @@ TEST_CASE("a global instruction with a datapath share also holds the LDS pipe (s
   CHECK(r.waves[1][0].start == 4);  // the LDS access waits for the global data to cross the shared path
   CHECK(r.pipe_busy[static_cast<int>(pipe_id::lds)] == 4 + 2);
 }
+
+TEST_CASE("a cp.async landing waits for its own read only: tile k lands before tile k+1's later read completes") {
+  // Wave: read of tile k (global, latency 500), read of tile k+1 issued after it (latency 500), then tile k's landing
+  // (an LDS step waiting for step 0) and a plain load-consumer (waits for every earlier data-producing step).
+  timed_step read_k = global(1, 500), read_next = global(1, 500);  // cp.async reads fill no register
+  timed_step landing = lds(4, 10);
+  landing.issue_slots = 0;
+  landing.waits_for_step = 0;
+  const auto r = time_waves(group({{read_k, alu(200, 0), read_next, landing}}), {});
+  CHECK(r.waves[0][3].data_ready == r.waves[0][0].complete);
+  CHECK(r.waves[0][3].issue < r.waves[0][2].complete);  // did not wait for tile k+1's read
+  CHECK(r.waves[0][3].waited_on == static_cast<int>(pipe_id::global_load));
+  // A step may only wait for an earlier step of its wave.
+  timed_step bad = lds(4, 10);
+  bad.waits_for_step = 0;
+  CHECK_THROWS_AS(time_waves(group({{bad}}), {}), std::invalid_argument);
+}

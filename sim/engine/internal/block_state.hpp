@@ -79,6 +79,7 @@ struct block_state {
 
   workgroup_record* record = nullptr;  // the workgroup being run: findings go here
   interval_touches touches;            // the open barrier interval's touches, as recorded
+  std::vector<race> async_races;       // a thread touching bytes its own cp.async has in flight (async_copies.cpp)
   window_memo windows;                 // window setups and walks the threads share (shared_window.hpp)
 
   // Counts one finding of a kind and says whether it may be listed: room(&diagnostic_counts::races).
