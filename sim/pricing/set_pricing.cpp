@@ -279,7 +279,10 @@ report_part price_set(const arch_table& arch, const residency& res, long long se
             if (g.datapath_bytes_per_clock > 0)
               s.datapath = static_cast<double>(c.sectors) * arch.sector_bytes / g.datapath_bytes_per_clock;
           }
-          if (i.async_copy && i.access.space == memory_space::global) copies_in_flight.push_back(static_cast<int>(tw.steps.size()));
+          if (i.async_copy && i.access.space == memory_space::global) {
+            copies_in_flight.push_back(static_cast<int>(tw.steps.size()));
+            s.detached = true;  // bar.sync does not wait for an LDGSTS; cp.async.wait_group does (its landing)
+          }
           tw.steps.push_back(s);
           own.push_back(&ir);
         }

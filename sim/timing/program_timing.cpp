@@ -150,7 +150,7 @@ timing_result time_waves(const std::vector<timed_wave>& waves, const timing_para
       r.pipe_busy[static_cast<std::size_t>(p)] += step.occupancy;
       t.complete = t.start + step.occupancy + step.latency;
     }
-    s.outstanding_until = std::max(s.outstanding_until, t.complete);
+    if (!step.detached) s.outstanding_until = std::max(s.outstanding_until, t.complete);
     if (step.produces_data && t.complete >= s.data_until) {
       s.data_until = t.complete;
       s.data_pipe = step.kind == step_kind::alu ? -1 : static_cast<int>(step.pipe);

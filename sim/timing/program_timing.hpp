@@ -49,6 +49,7 @@ struct timed_step {
   double datapath = 0;          // global memory: cycles it also holds the LDS pipe (the L1 data path it shares)
   bool feeds_next = false;      // the next step needs its result (an address): it issues once this completes
   int waits_for_step = -1;      // >= 0: issue only after that earlier step of the wave completed (a cp.async's landing)
+  bool detached = false;        // a cp.async's global read: a barrier does not wait for it (its landing, at a wait, does)
 };
 
 struct timed_wave {

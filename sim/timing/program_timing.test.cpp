@@ -129,6 +129,13 @@ TEST_CASE("a cp.async landing waits for its own read only: tile k lands before t
   CHECK(r.waves[0][3].data_ready == r.waves[0][0].complete);
   CHECK(r.waves[0][3].issue < r.waves[0][2].complete);  // did not wait for tile k+1's read
   CHECK(r.waves[0][3].waited_on == static_cast<int>(pipe_id::global_load));
+  // A barrier waits for the wave's earlier steps but not for a detached cp.async read (bar.sync is not a wait_group).
+  timed_step detached_read = global(1, 500);
+  detached_read.detached = true;
+  const auto b = time_waves(group({{detached_read, barrier(), lds(4, 10)}}), {});
+  CHECK(b.waves[0][1].complete < b.waves[0][0].complete);
+  const auto attached = time_waves(group({{global(1, 500), barrier(), lds(4, 10)}}), {});
+  CHECK(attached.waves[0][1].complete >= attached.waves[0][0].complete);
   // A step may only wait for an earlier step of its wave.
   timed_step bad = lds(4, 10);
   bad.waits_for_step = 0;
