@@ -14,7 +14,7 @@
 // WORKED EXAMPLE (m = 3 chunk bits, f = 1): L = (0 1 1) (bank bit = h1 XOR h2; h0 no longer a bank bit). Its
 // pivot is bit 1, so A's rows are (0 1 1), then e_0 = (1 0 0), then e_2 = (0 0 1); by columns (per chunk bit):
 // bit 0 -> 2 (row 1), bit 1 -> 1 (row 0), bit 2 -> 1 | 4 = 5, i.e. {2, 1, 5}. Chunk h = 0b110 goes to
-// A h = 1 XOR 5 = 4: bank bit 0, as L h = 1 XOR 1 = 0 says (realise_layout.test in xor_minimise.test.cpp).
+// A h = 1 XOR 5 = 4: bank bit 0, as L h = 1 XOR 1 = 0 says (realise_layout.test.cpp).
 //
 // INVARIANTS: the realised layout's bank-model price equals the search's best (synthesize() checks it and throws
 // std::logic_error otherwise; props/synth_min.props.cpp holds it); it is a bijection onto its footprint and keeps
