@@ -307,7 +307,11 @@ int run_synth_command(const std::vector<std::string>& all) {
     std::cout << "]},\n \"certificate\": {\"family\": " << json_string(s.best_family) << ", \"lower_bound\": " << s.lower_bound
               << ", \"optimal\": " << (s.best.total() == s.lower_bound ? "true" : "false") << ", \"gap\": "
               << s.best.total() - s.lower_bound << ", \"enumerated_best\": " << s.old_best << ", \"write_weight\": "
-              << r.write_weight << ", \"read_weight\": " << r.read_weight << ", \"families\": [";
+              << r.write_weight << ", \"read_weight\": " << r.read_weight;
+    if (s.ldmatrix)
+      std::cout << ", \"ldmatrix_layout\": {\"name\": " << json_string(s.ldmatrix->layout.name()) << ", \"wavefronts\": "
+                << s.ldmatrix->total() << ", \"spec\": " << json_string(synth::spec_spelling(s.ldmatrix->layout)) << "}";
+    std::cout << ", \"families\": [";
     for (std::size_t i = 0; i < s.certificate.size(); ++i) {
       const synth::family_certificate& c = s.certificate[i];
       std::cout << (i ? ",\n  " : "\n  ") << "{\"family\": " << json_string(c.family) << ", \"best\": " << c.best
@@ -340,6 +344,10 @@ int run_synth_command(const std::vector<std::string>& all) {
   for (const std::string& l : why) std::cout << "  " << l << "\n";
   std::cout << "certificate (per family: its best, the lower bound proved over all its members):\n";
   for (const std::string& l : certificate_lines(s)) std::cout << "  " << l << "\n";
+  if (s.ldmatrix) {  // its spec/ spelling's last line is the pasteable descriptor
+    const std::string spelling = synth::spec_spelling(s.ldmatrix->layout);
+    std::cout << "  ldmatrix family's best (" << s.ldmatrix->total() << "): " << spelling.substr(spelling.rfind('\n') + 1) << "\n";
+  }
   if (!verify) return 0;
   // --verify: the answer priced again through the ordinary layout path (its spec/ descriptor, the bank model),
   // then the certificate's searched families against the brute force over every member.

@@ -285,6 +285,34 @@ synth_result synthesize(const synth_request& r) {
       out.best_family = "padded-xor";
     }
   }
+  // sm90's ldmatrix family: layouts whose XOR moves whole 16-byte chunks, so every 8x8-matrix row ldmatrix reads
+  // stays 16 contiguous bytes. gf2 over 16-byte chunks holds them all; a subset of gf2 over finer chunks, so it
+  // never beats the answer, but it is what a user reading with ldmatrix may ship (out.ldmatrix).
+  const xor_minimum& x = out.minimum;
+  if (std::string_view(r.arch->name) == "sm90" && x.applicable && x.gf2.best >= 0) {
+    if (x.chunk_bytes >= 16) {
+      out.certificate.push_back({"ldmatrix", x.gf2.best, x.gf2.lower_bound,
+                                 "the gf2 family: its chunks are already " + std::to_string(x.chunk_bytes) +
+                                     " bytes, so every member keeps each 16-byte ldmatrix row whole",
+                                 x.gf2.nodes});
+    } else if (16 % r.tile.elem_bytes == 0 && r.tile.cols * r.tile.elem_bytes >= 16) {
+      const xor_minimum y = minimise_xor(*r.arch, r.tile, r.writer, r.reader, 16 / r.tile.elem_bytes,
+                                         {r.min_nodes, r.min_seconds, r.write_weight, r.read_weight, 0});
+      if (y.applicable && y.gf2.best >= 0) {
+        const lds_layout l = layout_of_gf2(y, r.tile, y.gf2.columns);
+        const std::optional<priced_layout> q = price(l);
+        if (!q || q->total() != y.gf2.best)
+          throw std::logic_error("synthesize: the ldmatrix search says " + std::to_string(y.gf2.best) + " wavefronts for " +
+                                 l.name() + ", the bank model " + (q ? std::to_string(q->total()) : std::string("splits a vector")));
+        out.ldmatrix = *q;
+        out.certificate.push_back({"ldmatrix", y.gf2.best, std::max(y.gf2.lower_bound, x.gf2.lower_bound),
+                                   "branch-and-bound over GF(2) on 16-byte chunks, " + std::to_string(y.gf2.nodes) + " nodes, " +
+                                       (y.gf2.exhaustive ? "finished" : "cut by the budget: the bound is the least of the open branches'") +
+                                       "; " + l.name(),
+                                   y.gf2.nodes});
+      }
+    }
+  }
   if (!out.minimum.applicable && out.best_family == "xor")  // the witness alone; it reaches the ideal, which bounds all
     out.certificate.push_back({"xor", out.best.total(), out.ideal, "the GF(2) witness; the ideal bounds every layout", 1});
   out.lower_bound = out.best.total();
