@@ -15,9 +15,11 @@
 // offsets through the spec/ descriptor equal the direct formula, they are a bijection (check_bijection), and
 // its wavefronts re-measured from the descriptor's offsets equal the search's.
 // The XOR-linear analysis (xor_bound.hpp) says whether the ideal is reachable by any XOR-linear layout and,
-// when not, why (a rank bound per phase, or the exhaustive search). When the enumerated best misses the ideal,
-// the branch-and-bound of xor_minimise.hpp minimises over the row-xor, xor and gf2 families (and prices
-// padded-xor when small); its row-xor and xor optima replace the best only when strictly cheaper. The
+// when not, why (a rank bound per phase, weighted as the objective, or the exhaustive search). When the
+// enumerated best misses the ideal, the branch-and-bound of xor_minimise.hpp minimises over the row-xor, xor and
+// gf2 families (and prices padded-xor when small); each optimum is a layout (row-xor and xor as CuTe terms, gf2
+// and padded-xor through realise_layout.hpp as spec/layouts/gf2_linear.hpp and padded_xor.hpp), priced again
+// (it must equal the search's number) and replaces the best only when strictly cheaper, in that order. The
 // certificate lists per family its best and the lower bound proved over all its members (an enumerated
 // family's best is its optimum; "tma" is the part of row-major and cute that sm90's TMA can lay out; "ldmatrix",
 // on sm90, the XOR-linear layouts that move whole 16-byte chunks, so every row ldmatrix reads stays whole), and
@@ -31,8 +33,8 @@
 //
 // INVARIANTS: best.total() <= row_major.total() (row-major is a candidate); best.total() >= ideal; when the
 // XOR analysis is feasible and cute/xor are allowed, best.total() == ideal (props/synth.props.cpp);
-// ideal <= lower_bound <= best.total() <= old_best, and best.total() <= every searched row-xor / xor optimum
-// that has a spelling (props/synth_min.props.cpp).
+// ideal <= lower_bound <= best.total() <= old_best, and best.total() <= every searched family's optimum (row-xor
+// and xor when spelled in at most max_spelled_terms terms; gf2, padded-xor always) (props/synth_min.props.cpp).
 #pragma once
 
 #include <optional>
