@@ -153,3 +153,32 @@ TEST_CASE("synthesize on sm90: the ldmatrix family keeps every 16-byte chunk who
   }
   CHECK(checked >= 3);
 }
+
+TEST_CASE("the rank bound is linear in the weights: bound(w, r) == w * bound(1, 0) + r * bound(0, 1), instruction weights too") {
+  // Law (xor_bound.hpp, issue 36 item 2): each phase's bound counts as often as the objective counts the phase.
+  // sm90 32 x 32 fp32, 16-byte row writes, a scalar column read (4 passes per phase: 32 words on 3 free bank bits).
+  synth_request r;
+  r.arch = &sim::arch_named("sm90");
+  r.tile = {32, 32, 4};
+  r.writer = named_side("warp-raked", r.tile, 256, 32, 4, sim::access_kind::store);
+  for (index_t c = 0; c < 32; ++c) {
+    tile_instruction col{"col" + std::to_string(c), sim::access_kind::load, 1, {}};
+    for (index_t l = 0; l < 32; ++l) col.lanes.push_back({l, c});
+    col.weight = 1 + c % 3;  // instruction weights 1, 2, 3
+    r.reader.instructions.push_back(col);
+  }
+  r.reader.name = "cols";
+  const xor_analysis w = analyse_xor(*r.arch, r.tile, r.writer, r.reader, 4, 20'000'000, 1, 0);
+  const xor_analysis rd = analyse_xor(*r.arch, r.tile, r.writer, r.reader, 4, 20'000'000, 0, 1);
+  const xor_analysis both = analyse_xor(*r.arch, r.tile, r.writer, r.reader, 4, 20'000'000, 3, 5);
+  REQUIRE(both.applicable);
+  CHECK(w.lower_bound == 32);                         // 8 writes of 4 phases, 1 pass each
+  CHECK(rd.lower_bound == 4 * (11 * 1 + 11 * 2 + 10 * 3));  // every column read at least 4 passes, weighted 1/2/3
+  CHECK(both.lower_bound == 3 * w.lower_bound + 5 * rd.lower_bound);
+  // ... and it stays below the weighted answer synth prices.
+  r.write_weight = 3;
+  r.read_weight = 5;
+  const synth_result s = synthesize(r);
+  CHECK(s.xor_info.lower_bound == both.lower_bound);
+  CHECK(s.xor_info.lower_bound <= s.best.total());
+}
