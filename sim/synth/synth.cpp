@@ -250,12 +250,13 @@ synth_result synthesize(const synth_request& r) {
                                (o->exhaustive ? "finished" : "cut by the budget: the bound is the least of the open branches'"),
                            o->nodes};
       out.certificate.push_back(c);
-      // gf2's bank map completed to an invertible map of the chunk bits (realise_layout.hpp).
-      const lds_layout l = o->family == xor_family::gf2 ? layout_of_gf2(x, r.tile, o->columns)
-                                                         : layout_of_columns(x, r.tile, o->columns);
+      // gf2's bank map completed to an invertible map of the chunk bits (realise_layout.hpp); a row-xor or xor
+      // optimum of more CuTe terms than a descriptor chain spells is the same map as one gf2_linear transform.
+      lds_layout l = o->family == xor_family::gf2 ? layout_of_gf2(x, r.tile, o->columns)
+                                                   : layout_of_columns(x, r.tile, o->columns);
       if (l.terms.size() > max_spelled_terms) {
-        out.certificate.back().how += "; its " + std::to_string(l.terms.size()) + " XOR terms have no spelling here";
-        continue;
+        out.certificate.back().how += "; its " + std::to_string(l.terms.size()) + " XOR terms spelled as one GF(2) map";
+        l = layout_of_gf2(x, r.tile, o->columns);
       }
       const std::optional<priced_layout> p = price(l);
       if (!p) throw std::logic_error("synthesize: the " + xor_family_name(o->family) + " optimum " + l.name() + " splits a vector");

@@ -33,8 +33,8 @@
 //
 // INVARIANTS: best.total() <= row_major.total() (row-major is a candidate); best.total() >= ideal; when the
 // XOR analysis is feasible and cute/xor are allowed, best.total() == ideal (props/synth.props.cpp);
-// ideal <= lower_bound <= best.total() <= old_best, and best.total() <= every searched family's optimum (row-xor
-// and xor when spelled in at most max_spelled_terms terms; gf2, padded-xor always) (props/synth_min.props.cpp).
+// ideal <= lower_bound <= best.total() <= old_best, and best.total() <= every searched family's optimum (a row-xor
+// or xor optimum of more than max_spelled_terms CuTe terms is spelled as one gf2_linear map) (props/synth_min.props.cpp).
 #pragma once
 
 #include <optional>
