@@ -107,7 +107,7 @@ struct gf2_linear {
     if (violation v = check_lengths(where, multi_index<1>{length})) return v;
     if (violation v = broken_unless(is_power_of_two(length), rule::gf2_length_not_power_of_two, where, {"length", length}))
       return v;
-    if (violation v = broken_unless(keep >= 0 && map.n >= 0 && map.n <= gf2_max_bits && keep + map.n == log2_exact(length),
+    if (violation v = broken_unless(keep >= 0 && keep <= 40 && map.n >= 0 && map.n <= gf2_max_bits && keep + map.n == log2_exact(length),
                                     rule::gf2_bits_mismatch, where, {"keep", keep}, {"n", map.n},
                                     {"log2 length", log2_exact(length)}))
       return v;

@@ -105,3 +105,9 @@ TEST_CASE("padded_xor rejects a key that would leave the row, and a negative pad
   CHECK(error_of([] { make_padded_xor_descriptor(4, 12, 1, 1, row_xor_keys{1, {2}}); }).first == rule::padded_xor_key_out_of_range);  // 12 = 4 * 3: span 4
   CHECK(error_of([] { make_padded_xor_descriptor(4, 4, -1, 0, row_xor_keys{1, {1}}); }).first == rule::pad_negative);
 }
+
+TEST_CASE("gf2_linear and padded_xor: huge keep or base values are rule violations, not overflows") {
+  CHECK(error_of([] { make_gf2_linear(16, 2147483647, gf2_matrix{4, {1, 2, 4, 8}}); }).first == rule::gf2_bits_mismatch);
+  CHECK(error_of([] { make_row_linear_xor(4, 64, 39, row_xor_keys{1, {1}}); }).first == rule::padded_xor_key_out_of_range);
+  CHECK(error_of([] { make_row_linear_xor(4, 4, 3, row_xor_keys{1, {0}}); }).first == rule::none);  // a zero key moves nothing
+}

@@ -78,7 +78,8 @@ struct row_linear_xor {
       return v;
     const index_t span = lengths[1] & -lengths[1];  // the largest power of two dividing cols
     for (int i = 0; i < keys.n; ++i)
-      if (violation v = broken_unless(keys.key[i] >= 0 && (keys.key[i] << base) < span, rule::padded_xor_key_out_of_range,
+      if (violation v = broken_unless(keys.key[i] == 0 || (keys.key[i] > 0 && keys.key[i] < (span >> base)),  // key << base < span
+                                      rule::padded_xor_key_out_of_range,
                                       where, {"row bit", i}, {"key", keys.key[i]}, {"base", base}, {"cols", lengths[1]}))
         return v;
     return {};
