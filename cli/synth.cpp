@@ -104,7 +104,7 @@ std::string cost_line(const synth::priced_layout& p) {
 }
 
 // Why the ideal is or is not reachable by an XOR-linear layout, in lines.
-// With weights other than 1 the analysis (unweighted) is not compared with the weighted answer.
+// The rank bound weighs as the objective does (xor_bound.hpp), so it compares with the weighted answer.
 std::vector<std::string> xor_lines(const synth::xor_analysis& x, long long ideal, const synth::priced_layout& best,
                                    bool unit_weights) {
   std::vector<std::string> v;
@@ -114,7 +114,7 @@ std::vector<std::string> xor_lines(const synth::xor_analysis& x, long long ideal
               std::to_string(x.high_bits) + " above the vector, " + std::to_string(x.active_bits) + " of them in the " +
               std::to_string(x.forbidden) + " forbidden differences (word pairs of one phase that must not share a bank)");
   v.push_back("rank lower bound for every XOR-linear layout: " + std::to_string(x.lower_bound) + " wavefronts " +
-              (unit_weights ? "(ideal " + std::to_string(ideal) + ")" : std::string("(unweighted; the certificate below weighs)")));
+              (unit_weights ? "(ideal " : "(weighted as the objective; ideal ") + std::to_string(ideal) + ")");
   if (x.unavoidable) v.push_back("unavoidable conflict: " + *x.unavoidable);
   for (std::size_t i = 0; i < x.rank_notes.size() && i < 4; ++i) v.push_back("  " + x.rank_notes[i]);
   if (x.rank_notes.size() > 4) v.push_back("  (" + std::to_string(x.rank_notes.size() - 4) + " more phases)");
@@ -128,7 +128,8 @@ std::vector<std::string> xor_lines(const synth::xor_analysis& x, long long ideal
   else
     v.push_back("conflict-free XOR-linear layout: unknown (the search stopped after " + std::to_string(x.nodes) +
                 " nodes; raise --budget)");
-  if (unit_weights && !x.feasible && best.layout.family != synth::layout_family::padded && best.total() == x.lower_bound)
+  if (!x.feasible && best.layout.family != synth::layout_family::padded && best.layout.family != synth::layout_family::padded_xor &&
+      best.total() == x.lower_bound)
     v.push_back("the best layout meets the rank bound: no XOR-linear layout keeping the vectors does better");
   return v;
 }
@@ -198,13 +199,16 @@ void print_synth_help(std::ostream& out) {
          "the XOR-linear analysis: whether any XOR-linear layout keeping the vectors is conflict-free, with a rank\n"
          "lower bound and, when none is, the exhaustive search as the certificate. Then it minimises by branch-and-\n"
          "bound over the row-XOR family (chunk = r*C + (c XOR f(r)), f linear), the graph-form XOR family and every\n"
-         "GF(2)-linear bank map, and prints the certificate: per family its best, the lower bound proved over all\n"
-         "its members (optimal, or the gap when --search-nodes / --search-ms cut the search), and the answer's.\n"
+         "GF(2)-linear bank map (and prices every padded row-XOR layout when there are few), and prints the\n"
+         "certificate: per family its best, the lower bound proved over all its members (optimal, or the gap when\n"
+         "--search-nodes / --search-ms cut the search), and the answer's. Every family's best is a layout: gf2 as\n"
+         "make_gf2_linear_descriptor, padded-xor as make_padded_xor_descriptor (spec/layouts/; no CK Tile form).\n"
          "\n"
          "options:\n";
   for (const option_spec& s : synth_options()) out << "  " << s.synopsis() << "  " << s.help << '\n';
   out << "  --family LIST           comma-separated: all (default), xor, cute, ck, padded, row-major (row-major is\n"
-         "                          always priced as the baseline)\n"
+         "                          always priced as the baseline; xor includes the searched row-xor, gf2 and\n"
+         "                          padded-xor families)\n"
          "  --write-encoding TEXT   the writer as a CK tile distribution encoding (tilesim encoding --help), over the\n"
          "                          rows x cols tile, `--threads` threads, `--vector` elements per access\n"
          "  --read-encoding TEXT    the reader alike\n"
@@ -215,8 +219,9 @@ void print_synth_help(std::ostream& out) {
          "  --svg FILE              bank heat maps of the worst write and read instruction, row-major then the best\n"
          "  --read2-file FILE       a second reader as a pattern file (its instructions join the reader's, weighted\n"
          "                          by --read2-weight)\n"
-         "  --verify                price every member of the row-xor, xor and gf2 families (up to 10^6 each) and\n"
-         "                          check the certificate against them; exit 1 when it disagrees\n"
+         "  --verify                build the answer by its spec/ descriptor and price it again; price every member\n"
+         "                          of the row-xor, xor and gf2 families (up to 10^6 each) and check the certificate\n"
+         "                          against them; exit 1 when either disagrees\n"
          "\n"
          "built-in patterns: warp-raked, thread-raked, block-raked (CK's raked tile loads: lanes along rows),\n"
          "down-rows (lanes down a column strip), mfma (MFMA 32x32x8 A operand: lane l reads row l%32, K vector\n"
@@ -302,7 +307,11 @@ int run_synth_command(const std::vector<std::string>& all) {
     std::cout << "]},\n \"certificate\": {\"family\": " << json_string(s.best_family) << ", \"lower_bound\": " << s.lower_bound
               << ", \"optimal\": " << (s.best.total() == s.lower_bound ? "true" : "false") << ", \"gap\": "
               << s.best.total() - s.lower_bound << ", \"enumerated_best\": " << s.old_best << ", \"write_weight\": "
-              << r.write_weight << ", \"read_weight\": " << r.read_weight << ", \"families\": [";
+              << r.write_weight << ", \"read_weight\": " << r.read_weight;
+    if (s.ldmatrix)
+      std::cout << ", \"ldmatrix_layout\": {\"name\": " << json_string(s.ldmatrix->layout.name()) << ", \"wavefronts\": "
+                << s.ldmatrix->total() << ", \"spec\": " << json_string(synth::spec_spelling(s.ldmatrix->layout)) << "}";
+    std::cout << ", \"families\": [";
     for (std::size_t i = 0; i < s.certificate.size(); ++i) {
       const synth::family_certificate& c = s.certificate[i];
       std::cout << (i ? ",\n  " : "\n  ") << "{\"family\": " << json_string(c.family) << ", \"best\": " << c.best
@@ -335,9 +344,28 @@ int run_synth_command(const std::vector<std::string>& all) {
   for (const std::string& l : why) std::cout << "  " << l << "\n";
   std::cout << "certificate (per family: its best, the lower bound proved over all its members):\n";
   for (const std::string& l : certificate_lines(s)) std::cout << "  " << l << "\n";
+  if (s.ldmatrix) {  // its spec/ spelling's last line is the pasteable descriptor
+    const std::string spelling = synth::spec_spelling(s.ldmatrix->layout);
+    std::cout << "  ldmatrix family's best (" << s.ldmatrix->total() << "): " << spelling.substr(spelling.rfind('\n') + 1) << "\n";
+  }
   if (!verify) return 0;
-  // --verify: the certificate's searched families against the brute force over every member.
+  // --verify: the answer priced again through the ordinary layout path (its spec/ descriptor, the bank model),
+  // then the certificate's searched families against the brute force over every member.
   bool ok = true;
+  {
+    const std::vector<index_t> off = synth::descriptor_offsets(b);
+    const long long again = r.write_weight * synth::price_side(arch, r.tile, r.writer, off).wavefronts +
+                            r.read_weight * synth::price_side(arch, r.tile, r.reader, off).wavefronts;
+    const std::optional<std::string> broken = synth::check_bijection(b, off);
+    long long certified = -1;
+    for (const synth::family_certificate& c : s.certificate)
+      if (c.family == s.best_family) certified = c.best;
+    const bool same = again == s.best.total() && (certified < 0 || certified == again);
+    ok = ok && same && !broken;
+    std::cout << "verify answer: " << b.name() << " built by its spec/ descriptor and priced in the bank model: " << again
+              << " wavefronts" << (same ? " = the certificate's" : " AGAINST the certificate's " + std::to_string(s.best.total()))
+              << (broken ? "; " + *broken : std::string()) << "\n";
+  }
   for (const synth::family_optimum* f : {&s.minimum.row_xor, &s.minimum.graph, &s.minimum.gf2}) {
     if (!s.minimum.applicable || f->best < 0) continue;
     const std::string name = synth::xor_family_name(f->family);

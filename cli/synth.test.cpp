@@ -197,3 +197,31 @@ TEST_CASE("synth with two readers and weights; bad weights are one error line (e
   const result neg = run_tilesim({"synth", "--arch", "sm90", "--read2-weight", "-1"});
   CHECK(neg.code == 2);
 }
+
+namespace {
+// README's scrambled 16 x 64 fp16 problem: lane i of the side visits chunk (k * m mod 131) for the k-th value below 128.
+std::string scrambled_patterns(const std::string& name, const char* op, int m) {
+  std::vector<int> o;
+  for (int k = 0; k < 131; ++k)
+    if (const int v = k * m % 131; v < 128) o.push_back(v * 16);
+  const std::string path = temp_path(name.c_str());
+  std::ofstream f(path);
+  for (std::size_t i = 0; i < o.size(); ++i) f << (i % 32 ? " " : name + std::to_string(i / 32) + " 16 " + op + " ") << o[i] << (i % 32 == 31 ? "\n" : "");
+  return path;
+}
+}  // namespace
+
+TEST_CASE("synth answers with a gf2 layout when it is the cheapest: pasteable, rebuilt by --verify at the certified number") {
+  // Law (issue 36 item 1): the gf2 optimum is a layout; its spec/ descriptor, priced again, costs the certificate's number.
+  const std::string w = scrambled_patterns("gf2-w", "store", 45), r = scrambled_patterns("gf2-r", "load", 17);
+  const result t = run_tilesim({"synth", "--arch", "sm90", "--rows", "16", "--cols", "64", "--write-file", w, "--read-file", r, "--verify"});
+  CHECK(t.code == 0);
+  CHECK(has(t, "  answer: 56 wavefronts in family gf2, optimal in it; over every family above: lower bound 56, optimal"));
+  CHECK(has(t, "auto lds = make_gf2_linear_descriptor(16, 64, 3, gf2_matrix{7, {"));
+  CHECK(has(t, "built by its spec/ descriptor and priced in the bank model: 56 wavefronts = the certificate's"));
+  CHECK(has(t, "  ldmatrix    best 56, lower bound 56: optimal"));
+  const result j = run_tilesim({"synth", "--arch", "sm90", "--rows", "16", "--cols", "64", "--write-file", w, "--read-file", r, "--json"});
+  CHECK(j.code == 0);
+  CHECK(has(j, "\"family\": \"gf2\", \"wavefronts\": 56"));
+  CHECK(has(j, "{\"family\": \"ldmatrix\", \"best\": 56"));
+}

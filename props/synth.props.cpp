@@ -60,7 +60,8 @@ std::optional<synth_request> request_of(const synth_case& c) {
   }
 }
 
-bool xor_linear(layout_family f) { return f != layout_family::padded; }
+// Whether f is XOR-linear (the rank bound and the feasibility proof speak for it): not the padded ones.
+bool xor_linear(layout_family f) { return f != layout_family::padded && f != layout_family::padded_xor; }
 
 // Scattered sides: each lane of a few instructions at a random vector of a small tile (non-affine phases,
 // broadcasts, inactive lanes), as pattern files of the row-major tile.

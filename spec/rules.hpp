@@ -43,6 +43,12 @@
   X(ck_lds_k_pack_not_dividing, "ck_lds_xor: KPerBlock must be a multiple of KPack")                        \
   X(ck_lds_layers_not_dividing, "ck_lds_xor: MPerBlock must be a multiple of MLdsLayer")                    \
   X(ck_lds_banks_invalid, "ck_lds_xor: the bank count must be a power of two and the element size >= 1")      \
+  X(gf2_length_not_power_of_two, "gf2_linear: the length must be a power of two")                          \
+  X(gf2_bits_mismatch, "gf2_linear: keep >= 0 and keep + the matrix size n (at most 40) must equal log2 of the length") \
+  X(gf2_column_out_of_range, "gf2_linear: every column of the matrix must be in [0, 2^n)")                  \
+  X(gf2_not_invertible, "gf2_linear: the matrix must be invertible over GF(2) (and the stored inverse its inverse)") \
+  X(padded_xor_parameters, "row_linear_xor: base must be in [0, 40) and the key count in [0, 24]")          \
+  X(padded_xor_key_out_of_range, "row_linear_xor: every key << base must be below the largest power of two dividing cols") \
   X(encoding_too_large, "encoding: too many R, X, H, P or Y components for the fixed capacity")            \
   X(encoding_p_count, "encoding: there must be 1 P dim (lane) or 2 (warp, lane)")                           \
   X(encoding_rh_out_of_range, "encoding: a P or Y names an (major, minor) that is no R or H component")     \

@@ -1,6 +1,8 @@
 // tilesim/sim/synth/lds_layout.cpp: evaluation and the three spellings of a synthesized layout (see the header).
 #include "sim/synth/lds_layout.hpp"
 
+#include <bit>
+#include <cstdint>
 #include <sstream>
 #include <stdexcept>
 
@@ -19,6 +21,31 @@ int log2_exact(index_t v) {
 
 std::string cute_term(const swizzle_term& t) {
   return "Swizzle<" + std::to_string(t.bits) + "," + std::to_string(t.base) + "," + std::to_string(t.shift) + ">";
+}
+
+// "{9,16,32}"
+std::string brace_list(const std::vector<index_t>& v) {
+  std::string s = "{";
+  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
+  return s + "}";
+}
+
+// The spec/ parameter blocks of the two realised families (too many bits: spec_error from their check).
+gf2_matrix matrix_of(const lds_layout& l) {
+  gf2_matrix m;
+  if (l.gf2_columns.size() > static_cast<std::size_t>(gf2_max_bits))
+    throw std::invalid_argument(l.name() + ": more than " + std::to_string(gf2_max_bits) + " columns");
+  m.n = static_cast<int>(l.gf2_columns.size());
+  for (int j = 0; j < m.n; ++j) m.col[j] = l.gf2_columns[static_cast<std::size_t>(j)];
+  return m;
+}
+row_xor_keys keys_of(const lds_layout& l) {
+  row_xor_keys k;
+  if (l.row_keys.size() > static_cast<std::size_t>(padded_xor_max_keys))
+    throw std::invalid_argument(l.name() + ": more than " + std::to_string(padded_xor_max_keys) + " row keys");
+  k.n = static_cast<int>(l.row_keys.size());
+  for (int i = 0; i < k.n; ++i) k.key[i] = l.row_keys[static_cast<std::size_t>(i)];
+  return k;
 }
 
 std::string order_name(ck_lds_order o) { return o == ck_lds_order::k0_l_2024 ? "2024" : "2025"; }
@@ -109,6 +136,8 @@ std::string family_name(layout_family f) {
     case layout_family::cute: return "cute";
     case layout_family::xor_linear: return "xor";
     case layout_family::ck: return "ck";
+    case layout_family::gf2: return "gf2";
+    case layout_family::padded_xor: return "padded-xor";
   }
   return "?";
 }
@@ -126,17 +155,27 @@ std::string lds_layout::name() const {
     case layout_family::ck:
       return "ck-xor " + order_name(ck.order) + " KPack " + std::to_string(ck.k_pack) + " L " +
              std::to_string(ck.layers());
+    case layout_family::gf2: return "gf2 keep " + std::to_string(keep_bits) + " " + brace_list(gf2_columns);
+    case layout_family::padded_xor:
+      return "padded-xor +" + std::to_string(pad) + " keys " + brace_list(row_keys) + " on " +
+             std::to_string(index_t{1} << keep_bits) + "-element chunks";
   }
   return "?";
 }
 
-index_t lds_layout::element_space() const { return rows * (cols + (family == layout_family::padded ? pad : 0)); }
+index_t lds_layout::element_space() const {
+  return rows * (cols + (family == layout_family::padded || family == layout_family::padded_xor ? pad : 0));
+}
 
 int lds_layout::xor_bits() const {
   int n = 0;
   if (family == layout_family::cute || family == layout_family::xor_linear)
     for (const swizzle_term& t : terms) n += t.bits;
   if (family == layout_family::ck) n = log2_exact(ck.k0() * ck.layers());
+  if (family == layout_family::gf2)
+    for (std::size_t j = 0; j < gf2_columns.size(); ++j) n += std::popcount(static_cast<std::uint64_t>(gf2_columns[j] ^ (index_t{1} << j)));
+  if (family == layout_family::padded_xor)
+    for (index_t k : row_keys) n += std::popcount(static_cast<std::uint64_t>(k));
   return n;
 }
 
@@ -145,6 +184,13 @@ std::vector<index_t> layout_offsets(const lds_layout& l) {
   const index_t n = l.rows * l.cols;
   for (const swizzle_term& t : l.terms) require(make_swizzle(t.bits, t.base, t.shift, n).check());
   if (l.family == layout_family::ck) require(l.ck.check());
+  gf2_linear g{};
+  row_linear_xor x{};
+  if (l.family == layout_family::gf2) g = make_gf2_linear(n, l.keep_bits, matrix_of(l));
+  if (l.family == layout_family::padded_xor) {
+    require(broken_unless(l.pad >= 0, rule::pad_negative, "padded_xor", {"pad", l.pad}));
+    x = make_row_linear_xor(l.rows, l.cols, l.keep_bits, keys_of(l));
+  }
   for (index_t r = 0; r < l.rows; ++r)
     for (index_t c = 0; c < l.cols; ++c) {
       index_t o = r * l.cols + c;
@@ -162,6 +208,12 @@ std::vector<index_t> layout_offsets(const lds_layout& l) {
           o = (s ^ (mp % (K0 * L))) * KP + mp * (l.cols * L) + kp;
           break;
         }
+        case layout_family::gf2: {
+          const index_t low = o & ((index_t{1} << l.keep_bits) - 1);
+          o = (gf2_apply(g.map, o >> l.keep_bits) << l.keep_bits) | low;
+          break;
+        }
+        case layout_family::padded_xor: o = r * (l.cols + l.pad) + (c ^ x.mask(r)); break;
       }
       out[static_cast<std::size_t>(r * l.cols + c)] = o;
     }
@@ -180,8 +232,15 @@ std::vector<index_t> descriptor_offsets(const lds_layout& l) {
       }
       [[fallthrough]];
     case layout_family::xor_linear: return dispatch_terms(l, false);
+    case layout_family::gf2: return evaluate(make_gf2_linear_descriptor(l.rows, l.cols, l.keep_bits, matrix_of(l)), l);
+    case layout_family::padded_xor:
+      return evaluate(make_padded_xor_descriptor(l.rows, l.cols, l.pad, l.keep_bits, keys_of(l)), l);
   }
   return {};
+}
+
+bool has_ck_spelling(const lds_layout& l) {
+  return l.family != layout_family::gf2 && l.family != layout_family::padded_xor;
 }
 
 std::vector<index_t> ck_mirror_offsets(const lds_layout& l) {
@@ -192,8 +251,10 @@ std::vector<index_t> ck_mirror_offsets(const lds_layout& l) {
     case layout_family::ck: return evaluate(make_ck_lds_xor_descriptor(l.ck), l);
     case layout_family::cute:
     case layout_family::xor_linear: return dispatch_terms(l, true);
+    case layout_family::gf2:
+    case layout_family::padded_xor: break;
   }
-  return {};
+  throw std::invalid_argument(l.name() + " has no CK Tile spelling (no CK transform is a general GF(2) map or a row-linear XOR)");
 }
 
 std::optional<std::vector<index_t>> cute_offsets(const lds_layout& l) {
@@ -250,6 +311,24 @@ std::string spec_spelling(const lds_layout& l) {
       }
       s << "auto lds = transform_descriptor(d" << l.terms.size() << ", step(make_unmerge<2>({" << l.rows << ", "
         << l.cols << "}), {0}, {0, 1}));";
+      break;
+    }
+    case layout_family::gf2: {
+      std::string cols = brace_list(l.gf2_columns);
+      for (std::size_t i = 1; i < cols.size(); ++i)
+        if (cols[i - 1] == ',') cols.insert(i, " ");
+      s << "// offset bits [" << l.keep_bits << ", " << l.keep_bits + static_cast<int>(l.gf2_columns.size())
+        << ") through A; column j = the image of bit " << l.keep_bits << " + j\n"
+        << "auto lds = make_gf2_linear_descriptor(" << l.rows << ", " << l.cols << ", " << l.keep_bits << ", gf2_matrix{"
+        << l.gf2_columns.size() << ", " << cols << "});";
+      break;
+    }
+    case layout_family::padded_xor: {
+      std::string keys = brace_list(l.row_keys);
+      for (std::size_t i = 1; i < keys.size(); ++i)
+        if (keys[i - 1] == ',') keys.insert(i, " ");
+      s << "auto lds = make_padded_xor_descriptor(" << l.rows << ", " << l.cols << ", " << l.pad << ", " << l.keep_bits
+        << ", row_xor_keys{" << l.row_keys.size() << ", " << keys << "});";
       break;
     }
   }
@@ -314,6 +393,12 @@ std::string ck_spelling(const lds_layout& l) {
         << num(l.rows) << ", " << num(l.cols) << "))),\n    make_tuple(sequence<0>{}), make_tuple(sequence<0, 1>{}));";
       break;
     }
+    case layout_family::gf2:
+    case layout_family::padded_xor:
+      s << "// none: no CK Tile transform is " << (l.family == layout_family::gf2 ? "a general GF(2) map of the offset bits"
+                                                                                   : "an XOR keyed by a linear function of the row")
+        << "; the spec/ descriptor above is constexpr and runs in HIP and CUDA kernels";
+      break;
   }
   return s.str();
 }
@@ -349,6 +434,12 @@ std::optional<std::string> check_bijection(const lds_layout& l, const std::vecto
       return l.name() + ": elements (" + std::to_string(who / l.cols) + ", " + std::to_string(who % l.cols) + ") and (" +
              std::to_string(e / l.cols) + ", " + std::to_string(e % l.cols) + ") share offset " + std::to_string(o);
     who = e;
+    if (l.family == layout_family::padded || l.family == layout_family::padded_xor) {
+      const index_t r = e / l.cols, row0 = r * (l.cols + l.pad);
+      if (o < row0 || o >= row0 + l.cols)
+        return l.name() + ": element (" + std::to_string(r) + ", " + std::to_string(e % l.cols) + ") at offset " +
+               std::to_string(o) + ", outside its row's [" + std::to_string(row0) + ", " + std::to_string(row0 + l.cols) + ")";
+    }
   }
   return std::nullopt;
 }

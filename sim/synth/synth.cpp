@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "sim/models/lds_banks.hpp"
+#include "sim/synth/realise_layout.hpp"
 
 namespace tilesim::synth {
 namespace {
@@ -26,8 +27,10 @@ int family_rank(layout_family f) {
     case layout_family::ck: return 2;
     case layout_family::xor_linear: return 3;
     case layout_family::padded: return 4;
+    case layout_family::gf2: return 5;
+    case layout_family::padded_xor: return 6;
   }
-  return 5;
+  return 7;
 }
 
 // The tie-break key of the header: (wavefronts, extra LDS, XOR-ed bits, family).
@@ -180,7 +183,7 @@ synth_result synthesize(const synth_request& r) {
     if (auto e = check_side(*s, r.tile, r.arch->wave_size)) throw std::invalid_argument(*e);
   synth_result out;
   const int vec = std::max(r.writer.max_elems(), r.reader.max_elems());
-  out.xor_info = analyse_xor(*r.arch, r.tile, r.writer, r.reader, vec, r.search_budget);
+  out.xor_info = analyse_xor(*r.arch, r.tile, r.writer, r.reader, vec, r.search_budget, r.write_weight, r.read_weight);
   const std::vector<lds_layout> cands = candidate_layouts(r, out.xor_info);
   bool have = false;
   out.ideal = r.write_weight * ideal_wavefronts(*r.arch, r.tile, r.writer) + r.read_weight * ideal_wavefronts(*r.arch, r.tile, r.reader);
@@ -247,11 +250,13 @@ synth_result synthesize(const synth_request& r) {
                                (o->exhaustive ? "finished" : "cut by the budget: the bound is the least of the open branches'"),
                            o->nodes};
       out.certificate.push_back(c);
-      if (o->family == xor_family::gf2) continue;  // not spelled: gf2 only bounds
-      const lds_layout l = layout_of_columns(x, r.tile, o->columns);
+      // gf2's bank map completed to an invertible map of the chunk bits (realise_layout.hpp); a row-xor or xor
+      // optimum of more CuTe terms than a descriptor chain spells is the same map as one gf2_linear transform.
+      lds_layout l = o->family == xor_family::gf2 ? layout_of_gf2(x, r.tile, o->columns)
+                                                   : layout_of_columns(x, r.tile, o->columns);
       if (l.terms.size() > max_spelled_terms) {
-        out.certificate.back().how += "; its " + std::to_string(l.terms.size()) + " XOR terms have no spelling here";
-        continue;
+        out.certificate.back().how += "; its " + std::to_string(l.terms.size()) + " XOR terms spelled as one GF(2) map";
+        l = layout_of_gf2(x, r.tile, o->columns);
       }
       const std::optional<priced_layout> p = price(l);
       if (!p) throw std::logic_error("synthesize: the " + xor_family_name(o->family) + " optimum " + l.name() + " splits a vector");
@@ -264,12 +269,50 @@ synth_result synthesize(const synth_request& r) {
       }
     }
   }
-  if (out.minimum.padded_xor.searched) {  // bound-only: padding with XOR has no spelling here
+  if (out.minimum.padded_xor.searched && out.minimum.padded_xor.best >= 0) {  // every member priced: its optimum
     const padded_xor_optimum& p = out.minimum.padded_xor;
     out.certificate.push_back({"padded-xor", p.best, p.best,
                                "every member priced (" + std::to_string(p.members) + "); the best pads " +
-                                   std::to_string(p.pad_chunks) + " chunks; not spelled, so a bound only",
+                                   std::to_string(p.pad_chunks) + " chunks",
                                p.members});
+    const lds_layout l = layout_of_padded_xor(out.minimum, r.tile, p);
+    const std::optional<priced_layout> q = price(l);
+    if (!q) throw std::logic_error("synthesize: the padded-xor optimum " + l.name() + " splits a vector");
+    if (q->total() != p.best)
+      throw std::logic_error("synthesize: the padded-xor search says " + std::to_string(p.best) + " wavefronts for " + l.name() +
+                             ", the bank model " + std::to_string(q->total()));
+    if (q->total() < out.best.total()) {  // padding costs LDS: only when strictly cheaper than every unpadded answer
+      out.best = *q;
+      out.best_family = "padded-xor";
+    }
+  }
+  // sm90's ldmatrix family: layouts whose XOR moves whole 16-byte chunks, so every 8x8-matrix row ldmatrix reads
+  // stays 16 contiguous bytes. gf2 over 16-byte chunks holds them all; a subset of gf2 over finer chunks, so it
+  // never beats the answer, but it is what a user reading with ldmatrix may ship (out.ldmatrix).
+  const xor_minimum& x = out.minimum;
+  if (std::string_view(r.arch->name) == "sm90" && x.applicable && x.gf2.best >= 0) {
+    if (x.chunk_bytes >= 16) {
+      out.certificate.push_back({"ldmatrix", x.gf2.best, x.gf2.lower_bound,
+                                 "the gf2 family: its chunks are already " + std::to_string(x.chunk_bytes) +
+                                     " bytes, so every member keeps each 16-byte ldmatrix row whole",
+                                 x.gf2.nodes});
+    } else if (16 % r.tile.elem_bytes == 0 && r.tile.cols * r.tile.elem_bytes >= 16) {
+      const xor_minimum y = minimise_xor(*r.arch, r.tile, r.writer, r.reader, 16 / r.tile.elem_bytes,
+                                         {r.min_nodes, r.min_seconds, r.write_weight, r.read_weight, 0});
+      if (y.applicable && y.gf2.best >= 0) {
+        const lds_layout l = layout_of_gf2(y, r.tile, y.gf2.columns);
+        const std::optional<priced_layout> q = price(l);
+        if (!q || q->total() != y.gf2.best)
+          throw std::logic_error("synthesize: the ldmatrix search says " + std::to_string(y.gf2.best) + " wavefronts for " +
+                                 l.name() + ", the bank model " + (q ? std::to_string(q->total()) : std::string("splits a vector")));
+        out.ldmatrix = *q;
+        out.certificate.push_back({"ldmatrix", y.gf2.best, std::max(y.gf2.lower_bound, x.gf2.lower_bound),
+                                   "branch-and-bound over GF(2) on 16-byte chunks, " + std::to_string(y.gf2.nodes) + " nodes, " +
+                                       (y.gf2.exhaustive ? "finished" : "cut by the budget: the bound is the least of the open branches'") +
+                                       "; " + l.name(),
+                                   y.gf2.nodes});
+      }
+    }
   }
   if (!out.minimum.applicable && out.best_family == "xor")  // the witness alone; it reaches the ideal, which bounds all
     out.certificate.push_back({"xor", out.best.total(), out.ideal, "the GF(2) witness; the ideal bounds every layout", 1});
@@ -280,14 +323,17 @@ synth_result synthesize(const synth_request& r) {
   const lds_layout& b = out.best.layout;
   const std::vector<index_t> direct = layout_offsets(b), desc = descriptor_offsets(b);
   if (desc != direct) throw std::logic_error("synthesize: " + b.name() + ": the spec/ descriptor disagrees with the formula");
-  if (ck_mirror_offsets(b) != direct) throw std::logic_error("synthesize: " + b.name() + ": the CK Tile mirror disagrees");
+  if (has_ck_spelling(b) && ck_mirror_offsets(b) != direct)
+    throw std::logic_error("synthesize: " + b.name() + ": the CK Tile mirror disagrees");
   if (auto c = cute_offsets(b); c && *c != direct) throw std::logic_error("synthesize: " + b.name() + ": CuTe disagrees");
   if (auto e = check_bijection(b, desc)) throw std::logic_error("synthesize: not a bijection: " + *e);
   const long long again = r.write_weight * price_side(*r.arch, r.tile, r.writer, desc).wavefronts +
                          r.read_weight * price_side(*r.arch, r.tile, r.reader, desc).wavefronts;
   if (again != out.best.total()) throw std::logic_error("synthesize: re-measured " + std::to_string(again) + " wavefronts");
-  out.checked = std::string(b.family == layout_family::padded ? "injective into [0, " : "bijection onto [0, ") +
-                std::to_string(b.element_space()) + "); spec/ descriptor, CK Tile mirror" +
+  out.checked = std::string(b.family == layout_family::padded       ? "injective into [0, "
+                            : b.family == layout_family::padded_xor ? "a bijection onto its rows' first cols slots, in [0, "
+                                                                    : "bijection onto [0, ") +
+                std::to_string(b.element_space()) + "); spec/ descriptor" + (has_ck_spelling(b) ? ", CK Tile mirror" : "") +
                 (cute_offsets(b) ? ", CuTe swizzle" : "") + " and formula agree on all " +
                 std::to_string(r.tile.elements()) + " elements; re-measured through the descriptor: " +
                 std::to_string(again) + " wavefronts";

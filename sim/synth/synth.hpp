@@ -15,11 +15,14 @@
 // offsets through the spec/ descriptor equal the direct formula, they are a bijection (check_bijection), and
 // its wavefronts re-measured from the descriptor's offsets equal the search's.
 // The XOR-linear analysis (xor_bound.hpp) says whether the ideal is reachable by any XOR-linear layout and,
-// when not, why (a rank bound per phase, or the exhaustive search). When the enumerated best misses the ideal,
-// the branch-and-bound of xor_minimise.hpp minimises over the row-xor, xor and gf2 families (and prices
-// padded-xor when small); its row-xor and xor optima replace the best only when strictly cheaper. The
+// when not, why (a rank bound per phase, weighted as the objective, or the exhaustive search). When the
+// enumerated best misses the ideal, the branch-and-bound of xor_minimise.hpp minimises over the row-xor, xor and
+// gf2 families (and prices padded-xor when small); each optimum is a layout (row-xor and xor as CuTe terms, gf2
+// and padded-xor through realise_layout.hpp as spec/layouts/gf2_linear.hpp and padded_xor.hpp), priced again
+// (it must equal the search's number) and replaces the best only when strictly cheaper, in that order. The
 // certificate lists per family its best and the lower bound proved over all its members (an enumerated
-// family's best is its optimum; "tma" is the part of row-major and cute that sm90's TMA can lay out), and
+// family's best is its optimum; "tma" is the part of row-major and cute that sm90's TMA can lay out; "ldmatrix",
+// on sm90, the XOR-linear layouts that move whole 16-byte chunks, so every row ldmatrix reads stays whole), and
 // lower_bound, the least of them (never below the ideal): the answer is optimal over every family listed when
 // it meets it. Objective: write_weight * write + read_weight * read, each instruction counted `weight` times.
 //
@@ -30,10 +33,11 @@
 //
 // INVARIANTS: best.total() <= row_major.total() (row-major is a candidate); best.total() >= ideal; when the
 // XOR analysis is feasible and cute/xor are allowed, best.total() == ideal (props/synth.props.cpp);
-// ideal <= lower_bound <= best.total() <= old_best, and best.total() <= every searched row-xor / xor optimum
-// that has a spelling (props/synth_min.props.cpp).
+// ideal <= lower_bound <= best.total() <= old_best, and best.total() <= every searched family's optimum (a row-xor
+// or xor optimum of more than max_spelled_terms CuTe terms is spelled as one gf2_linear map) (props/synth_min.props.cpp).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -86,7 +90,7 @@ struct synth_request {
 
 // What is proved about one family: its best member priced, the lower bound over all its members, and how.
 struct family_certificate {
-  std::string family;                    // "row-major", "padded", "cute", "ck", "row-xor", "xor", "gf2"
+  std::string family;                    // "row-major", "padded", "cute", "ck", "tma", "row-xor", "xor", "gf2", "padded-xor", "ldmatrix"
   long long best = 0;                    // fewest wavefronts of a member (weighted)
   long long lower_bound = 0;             // no member does better
   bool optimal() const { return best == lower_bound; }
@@ -105,6 +109,7 @@ struct synth_result {
   std::string best_family;               // the certificate entry the answer belongs to
   long long lower_bound = 0;             // over every family searched: the least of their lower bounds
   long long old_best = 0;                // the best of the enumerated candidates alone (before issue 36's search)
+  std::optional<priced_layout> ldmatrix; // sm90, sides narrower than 16 B: the ldmatrix family's best (gf2 on 16-byte chunks)
   bool reaches_ideal() const { return best.total() == ideal; }
   // What the checks of the winner found (always filled): "bijection onto [0, 8192); spec/ descriptor ... equal".
   std::string checked;

@@ -158,7 +158,8 @@ std::vector<swizzle_term> terms_of_graph(const std::vector<std::uint32_t>& colum
 }
 
 xor_analysis analyse_xor(const sim::arch_table& arch, const tile_shape& tile, const tile_side& writer,
-                         const tile_side& reader, int keep_elems, long long budget) {
+                         const tile_side& reader, int keep_elems, long long budget, long long write_weight,
+                         long long read_weight) {
   xor_analysis a;
   const int eb = log2_of(tile.elem_bytes), rb = log2_of(tile.rows), cb = log2_of(tile.cols);
   const long long bytes = static_cast<long long>(tile.elements()) * tile.elem_bytes;
@@ -189,6 +190,8 @@ xor_analysis analyse_xor(const sim::arch_table& arch, const tile_shape& tile, co
       const int width = ins.elems * tile.elem_bytes;
       const sim::lds_phase_rule& rule = arch.lds_rule(ins.kind, width);
       const int rows = log2_of(rule.banks) - z;
+      // The objective's weight of every pass of this instruction (synth.hpp): side weight x instruction weight.
+      const long long weight = (side == &writer ? write_weight : read_weight) * ins.weight;
       if (log2_of(rule.banks) != a.bank_bits) uniform = false;
       // One lane set (a phase, or an sm90 pair group): its forbidden differences and its rank bound.
       const auto process = [&](const std::vector<int>& lanes, const std::string& where) {
@@ -239,7 +242,7 @@ xor_analysis analyse_xor(const sim::arch_table& arch, const tile_shape& tile, co
           std::vector<int> both = rule.phases[p];
           both.insert(both.end(), rule.phases[p + 1].begin(), rule.phases[p + 1].end());
           const long long lbu = process(both, "phases " + std::to_string(p) + "+" + std::to_string(p + 1));
-          a.lower_bound += lbu <= 1 ? std::max(lb, lb1) : lb + lb1;
+          a.lower_bound += weight * (lbu <= 1 ? std::max(lb, lb1) : lb + lb1);
           if (lbu > 1) a.rank_notes.push_back(side->name + " '" + ins.label + "' phases " + std::to_string(p) + "+" +
                                               std::to_string(p + 1) + ": cannot be served as one paired pass");
           ++p;
@@ -249,7 +252,7 @@ xor_analysis analyse_xor(const sim::arch_table& arch, const tile_shape& tile, co
           a.rank_notes.push_back(side->name + " '" + ins.label + "' " + where + ": " + std::to_string(words.size()) +
                                  " words whose high bits span more than " + std::to_string(std::max(0, rows)) +
                                  " free bank bits: at least " + std::to_string(lb) + " passes");
-        a.lower_bound += lb;
+        a.lower_bound += weight * lb;
       }
     }
   std::vector<forbidden_difference> ds;

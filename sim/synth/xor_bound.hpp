@@ -30,10 +30,13 @@
 // 8 -> 10, 12 -> 11: no difference in the kernel, so it is conflict-free both ways: Swizzle<2,0,2>. Row-major
 // L = [I | 0] has 4, 8, 12 in its kernel: each column read is 4-way (bound 1 per phase, row-major 4).
 //
+// Weights: a phase of an instruction issued w times per kernel (side weight x instruction weight) counts w times
+// in the bound, as in synth's objective; the bound of every phase holds for every L, so the weighted sum does too.
+//
 // INVARIANTS: `feasible` is true only with a witness L that avoids D (checked again by pricing the layout in
 // the simulator); `exhaustive` means every echelon form was visited, so feasible == false is a proof over the
-// whole vector-keeping XOR-linear family; the lower bound never exceeds the simulator's wavefronts for any
-// layout of the family (props/synth.props.cpp).
+// whole vector-keeping XOR-linear family; the (weighted) lower bound never exceeds the simulator's weighted
+// wavefronts for any layout of the family (props/synth.props.cpp, props/synth_min.props.cpp).
 #pragma once
 
 #include <cstdint>
@@ -68,9 +71,11 @@ struct xor_analysis {
 };
 
 // Analyses writer + reader of `tile` on `arch`; vectors of up to `keep_elems` elements are kept whole.
-// `budget` caps the search nodes.
+// `budget` caps the search nodes. The rank bound weighs each phase's passes as synth's objective does:
+// write_weight (read_weight) x the instruction's weight; feasibility does not depend on weights.
 xor_analysis analyse_xor(const sim::arch_table& arch, const tile_shape& tile, const tile_side& writer,
-                         const tile_side& reader, int keep_elems, long long budget = 20'000'000);
+                         const tile_side& reader, int keep_elems, long long budget = 20'000'000, long long write_weight = 1,
+                         long long read_weight = 1);
 
 // sm90's pair condition (lds_banks.hpp) on logical coordinates: over the lanes of phases a and b, every active
 // lane whose partner lane^1 (or, for all of them, lane^2) is active names the same element. Layout-independent

@@ -243,7 +243,9 @@ class searcher {
     for (const child& k : kids) {
       if (k.lb >= best_) break;
       if (best_ <= root_) break;  // the best meets the bound of the whole family: proved optimal
-      if (cut_) {
+      // Cut: the branch stays open (its bound joins the lower bound), except that a search with no leaf yet dives
+      // on into its best child, so that every family has a member to answer with.
+      if (cut_ && best_ != std::numeric_limits<long long>::max()) {
         open_lb_ = std::min(open_lb_, k.lb);
         continue;
       }

@@ -17,7 +17,8 @@
 // least the most words of one class on one bank; an sm90 paired group (pair_condition) costs 1 only when its union
 // has no conflict, else its two phases. The bound only grows with depth (classes merge) and equals the cost at a
 // leaf: a branch whose bound reaches the best cost found is cut. Children are tried in the order of their bound.
-// When the node budget or the time runs out, the lower bound is the least bound of any unexplored branch.
+// When the node budget or the time runs out, the lower bound is the least bound of any unexplored branch (a
+// search cut before its first leaf dives on to one, so every family answers with a member).
 //
 // WORKED EXAMPLE (sm90, 8 x 32 fp16: 8 rows of C = 4 chunks, m = 5 chunk bits, f = 3; LDS.128 phases of 8
 // lanes). The writer stores the 32 chunks in row-major order; reader lane l takes chunk (row l % 8, column l / 8),
