@@ -191,7 +191,8 @@ TEST_CASE("every recording in data/recordings replays on the simulator: counters
       errors[row["program"].string()].push_back(std::fabs(s.cycles_per_workgroup - hw) / hw);
       if (const json_value* base = row.get("baseline_zero_iterations")) {  // the LDS-bound loop alone
         const program_adapter& a = p.adapter();
-        REQUIRE_MESSAGE(a.with_iterations, "a zero-iteration baseline recorded for a program without a loop count");
+        const bool has_loop_count = a.with_iterations != nullptr;
+        REQUIRE_MESSAGE(has_loop_count, "a zero-iteration baseline recorded for a program without a loop count");
         const crosscheck_point zero = a.with_iterations(p, 0);
         const double sim0 = simulate(zero, make_inputs(zero, in.seed)).cycles_per_workgroup;
         const double gpu_loop = hw - (*base)["gpu_cycles_per_block_median"].number();
