@@ -69,14 +69,13 @@ std::uint64_t point_seed(std::uint64_t seed, std::size_t index) {
   return z ^ (z >> 31);
 }
 
-// The catalogue's points whose name contains `only`; sweep_iterations >= 0 replaces the sweeps' count.
+// The catalogue's points whose name contains `only`; sweep_iterations >= 0 replaces the count of every program
+// with a run-time loop count (program_adapter::with_iterations: the LDS sweep).
 std::vector<crosscheck_point> selected(const std::string& only, long long sweep_iterations = -1) {
   std::vector<crosscheck_point> v;
   for (crosscheck_point p : catalogue()) {
-    if (p.program == program_kind::lds_sweep_u32 && sweep_iterations >= 0) {
-      p.name = p.name.substr(0, p.name.rfind(" x") + 2) + std::to_string(sweep_iterations);
-      p.sweep.iterations = sweep_iterations;
-    }
+    if (const auto with_iterations = p.adapter().with_iterations; with_iterations && sweep_iterations >= 0)
+      p = with_iterations(p, sweep_iterations);
     if (p.name.find(only) != std::string::npos) v.push_back(p);
   }
   if (v.empty()) throw usage_error("--only \"" + only + "\" matches no catalogue point");
@@ -84,15 +83,15 @@ std::vector<crosscheck_point> selected(const std::string& only, long long sweep_
 }
 
 device_result run_on_device(const crosscheck_point& p, const point_inputs& in, std::size_t lds_bytes, bool timed) {
-  return adapter_of(p.program).run_on_device(p, {p.grid, p.block, lds_bytes, timed}, in.buffers);
+  return p.adapter().run_on_device(p, {p.grid, p.block, lds_bytes, timed}, in.buffers);
 }
 
-const char* kernel_of(program_kind k) { return adapter_of(k).kernel; }
+const char* kernel_of(const crosscheck_point& p) { return p.adapter().kernel; }
 
 // LDS bytes per point without the simulator where the program's host descriptors say (the counters pass must
 // launch nothing else); else the simulator's.
 std::size_t lds_bytes_of(const crosscheck_point& p) {
-  if (const auto host = adapter_of(p.program).lds_bytes) return host(p);
+  if (const auto host = p.adapter().lds_bytes) return host(p);
   point_inputs in = make_inputs(p, 0);  // cheap next to a run; keeps one source of truth: the simulator
   return simulate(p, in).lds_bytes;
 }
@@ -109,9 +108,9 @@ std::vector<counters> measure_counters(std::uint64_t seed, const std::string& on
                              std::to_string(points) + " points");
   std::vector<counters> out(points);
   for (std::size_t i = 0; i < points; ++i) {
-    if (launches[i].id != i || launches[i].kernel.find(kernel_of(selection[i].program)) == std::string::npos)
+    if (launches[i].id != i || launches[i].kernel.find(kernel_of(selection[i])) == std::string::npos)
       throw std::runtime_error("ncu kernel " + std::to_string(launches[i].id) + " is \"" + launches[i].kernel +
-                               "\", expected " + kernel_of(selection[i].program));
+                               "\", expected " + kernel_of(selection[i]));
     out[i] = launches[i].measured;
   }
   return out;
@@ -136,7 +135,7 @@ int counters_pass(std::vector<std::string> args) {
     const device_result r = run_on_device(points[i], in, lds_bytes_of(points[i]), false);
     const output_check c = check_output(points[i], in, r.buffers, nullptr);
     wrong += c.mismatches != 0;
-    std::printf("counters-pass: %s (%s): output %s\n", points[i].name.c_str(), kernel_of(points[i].program),
+    std::printf("counters-pass: %s (%s): output %s\n", points[i].name.c_str(), kernel_of(points[i]),
                 c.mismatches ? c.first_mismatch.c_str() : "ok");
   }
   std::fflush(stdout);
@@ -281,12 +280,11 @@ int crosscheck(std::vector<std::string> args, const std::string& command_line) {
       row.set("tilesim_over_hand_written", best / reference_best);
     }
     row.set("cycle_error", (s.cycles_per_workgroup - best) / best);
-    if (p.program == program_kind::lds_sweep_u32 && p.sweep.iterations > 0) {
+    if (const program_adapter& a = p.adapter(); a.iterations && a.iterations(p) > 0) {
       // The loop alone: the same point with 0 iterations is the baseline on both sides (set-up, staging,
       // the final store), as the calibration subtracts an empty loop. On the GPU the set-up is spec's
       // run-time index arithmetic, which the simulator does not price.
-      crosscheck_point base = p;
-      base.sweep.iterations = 0;
+      const crosscheck_point base = a.with_iterations(p, 0);
       const point_inputs base_in = make_inputs(base, in.seed);
       const double sim0 = simulate(base, base_in).cycles_per_workgroup;
       double gpu0 = 1e300;

@@ -62,8 +62,7 @@ std::vector<gpu::crosscheck_point> copy_crosscheck_points(const std::string& exa
   std::vector<gpu::crosscheck_point> v;
   for (const copy_case& c : cases)
     if (c.arch == "sm90") {
-      v.push_back(example_point(gpu::program_kind::copy_fp16, example, c.name, 1, c.block));
-      v.back().copy = c.params;
+      v.push_back(example_point("copy_fp16", example, c.name, 1, c.block, c.params));
     }
   return v;
 }

@@ -1,9 +1,11 @@
 // tilesim/examples/adapters/adapters.cpp: THE registration list of the cross-check's catalogue programs
 // (gpu/crosscheck/program_adapter.hpp), and every example case the cross-check runs (from registered_examples()).
 //
-// A new catalogue program is its kernel/<program>/ folder, its adapter header here (one program_adapter: its
+// A new catalogue program is its kernel/<program>/ folder, its compiled kernel (gpu/kernels/programs/<program>.hpp and
+// its TILESIM_CATALOGUE_KERNEL line in gpu/kernels/kernels.cu), its adapter header here (one program_adapter: its
 // points, inputs, simulator run, output check, parameters' JSON, compiled shapes, device runner) and one line in
-// registered_programs() below. The catalogue's built-in points come in this list's order, then the examples' (their
+// registered_programs() below; no file of gpu/crosscheck/ changes (a point names its adapter and holds the
+// parameters opaquely: crosscheck.hpp). The catalogue's built-in points come in this list's order, then the examples' (their
 // one list is examples/catalogue.cpp's registered_examples()).
 #include "examples/adapters/conv_f32.hpp"
 #include "examples/adapters/copy_fp16.hpp"

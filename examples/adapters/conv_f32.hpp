@@ -18,14 +18,16 @@
 
 namespace tilesim::examples::adapters {
 
+// The parameters of a convolution point.
+inline const conv_params& conv_of(const gpu::crosscheck_point& p) { return p.params.as<conv_params>(); }
+
 inline const gpu::program_adapter conv_f32_program = {
-    .kind = gpu::program_kind::conv_f32,
     .name = "conv_f32",
     .kernel = "conv_f32_kernel",
     .builtin_points = [] { return std::vector<gpu::crosscheck_point>{}; },
     .make_inputs =
         [](const gpu::crosscheck_point& p, std::mt19937_64& g, gpu::point_inputs& in) {  // NHWC input, KRSC weights
-          const conv_params& c = p.conv;
+          const conv_params& c = conv_of(p);
           std::vector<float> x(static_cast<std::size_t>(conv_input_count(c))),
               w(static_cast<std::size_t>(conv_weight_count(c)));
           for (float& e : x) e = gpu::unit_float(g);
@@ -45,7 +47,7 @@ inline const gpu::program_adapter conv_f32_program = {
           mem.add<float>("w", gpu::typed<float>(in.buffers[1]));
           mem.add<float>("out", gpu::typed<float>(in.buffers[2]));
           s.run = gpu::simulate_entry<gpu::compiled::conv_f32_entry>(
-              conv_shape{p.conv, p.block, p.wave_size, p.grid}, l, std::move(mem));
+              conv_shape{conv_of(p), p.block, p.wave_size, p.grid}, l, std::move(mem));
           s.buffers = {gpu::bytes_of(s.run.memory.get<float>(0)), gpu::bytes_of(s.run.memory.get<float>(1)),
                        gpu::bytes_of(s.run.memory.get<float>(2))};
         },
@@ -54,17 +56,17 @@ inline const gpu::program_adapter conv_f32_program = {
            const gpu::simulated*) {  // examples/conv's Eigen check
           gpu::output_check c;
           const gpu::byte_buffer& out = buffers.at(static_cast<std::size_t>(in.output_slot));
-          const conv_check r = check_conv_result(p.conv, gpu::typed<float>(in.buffers[0]), gpu::typed<float>(in.buffers[1]),
+          const conv_check r = check_conv_result(conv_of(p), gpu::typed<float>(in.buffers[0]), gpu::typed<float>(in.buffers[1]),
                                                  gpu::typed<float>(out));
           c.method = "|out - Eigen| <= K * 2^-23 * sum|a*b| (examples/conv)";
-          c.compared = conv_output_count(p.conv);
+          c.compared = conv_output_count(conv_of(p));
           c.mismatches = r.passed ? 0 : 1;  // the check stops at the first element that is off
           if (!r.passed) c.first_mismatch = r.text;
           return c;
         },
     .params_to_json =
         [](const gpu::crosscheck_point& p, util::json_value& params) {
-          const conv_params& c = p.conv;
+          const conv_params& c = conv_of(p);
           params.set("mode", static_cast<int>(c.mode));
           for (const auto& [key, value] : {std::pair<const char*, index_t>{"n", c.n}, {"h", c.h}, {"w", c.w},
                                            {"c_in", c.c_in}, {"c_out", c.c_out}, {"r", c.r}, {"s", c.s}})
@@ -76,14 +78,16 @@ inline const gpu::program_adapter conv_f32_program = {
         },
     .has_compiled_kernel =
         [](const gpu::crosscheck_point& p) {
-          return gpu::entry_has<gpu::compiled::conv_f32_entry>(conv_shape{p.conv, p.block, p.wave_size, p.grid});
+          return gpu::entry_has<gpu::compiled::conv_f32_entry>(conv_shape{conv_of(p), p.block, p.wave_size, p.grid});
         },
     .run_on_device =
         [](const gpu::crosscheck_point& p, const gpu::device_launch& l, std::vector<gpu::byte_buffer> b) {
           return gpu::run_entry_on_device<gpu::compiled::conv_f32_entry>(
-              conv_shape{p.conv, l.block, gpu::compiled::sm90_wave, l.grid}, l, std::move(b));
+              conv_shape{conv_of(p), l.block, gpu::compiled::sm90_wave, l.grid}, l, std::move(b));
         },
     .lds_bytes = nullptr,
+    .iterations = nullptr,
+    .with_iterations = nullptr,
 };
 
 }  // namespace tilesim::examples::adapters

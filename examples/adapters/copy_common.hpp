@@ -5,7 +5,7 @@
 // the LDS bytes from the copy's LDS descriptor alone, and the output check: element by element, bit for bit,
 // against an expected buffer (the input for a copy; the input times the iterations for the sweep).
 //
-// WORKED EXAMPLE. check_copy_bits(p, in, buffers, sim, p.copy, 2, in.buffers[0]) on an fp16 copy whose output
+// WORKED EXAMPLE. check_copy_bits(p, in, buffers, sim, copy_of(p), 2, in.buffers[0]) on an fp16 copy whose output
 // element 197 * 32 + 8 was not written: mismatches 1, first_mismatch "block 3 thread 70 (row 197, col 8):
 // expected 0x1234, got 0xffff".
 //
@@ -35,8 +35,9 @@ inline void copy_params_to_json(const programs::copy_params& c, util::json_value
   params.set("ck_banks", static_cast<long long>(c.ck_banks));
 }
 
-// And back; lane_rows and ck_order may be absent (recordings older than them).
-inline void copy_params_from_json(const util::json_value& q, programs::copy_params& c) {
+// And back (from the defaults); lane_rows and ck_order may be absent (recordings older than them).
+inline programs::copy_params copy_params_from_json(const util::json_value& q) {
+  programs::copy_params c{};
   using programs::copy_lds_layout;
   using programs::copy_read_order;
   auto n = [&](const char* key) { return static_cast<index_t>(q[key].number()); };
@@ -54,6 +55,7 @@ inline void copy_params_from_json(const util::json_value& q, programs::copy_para
   c.swizzle_bits = static_cast<int>(n("swizzle_bits"));
   c.swizzle_base = static_cast<int>(n("swizzle_base"));
   c.swizzle_shift = static_cast<int>(n("swizzle_shift"));
+  return c;
 }
 
 // The tile's LDS bytes from its host descriptor (no simulator run): elements x element bytes.

@@ -10,13 +10,12 @@
 
 #include <bit>
 
-#include "examples/adapters/copy_fp16.hpp"  // copy_point
+#include "examples/adapters/copy_fp16.hpp"  // copy_point, copy_of
 #include "gpu/kernels/programs/copy_fp32.hpp"
 
 namespace tilesim::examples::adapters {
 
 inline const gpu::program_adapter copy_fp32_program = {
-    .kind = gpu::program_kind::copy_fp32,
     .name = "copy_fp32",
     .kernel = "copy_fp32_kernel",
     .builtin_points =
@@ -24,12 +23,12 @@ inline const gpu::program_adapter copy_fp32_program = {
           using programs::copy_lds_layout;
           std::vector<gpu::crosscheck_point> v;
           for (copy_lds_layout l : {copy_lds_layout::row_major, copy_lds_layout::padded, copy_lds_layout::ck_xor})
-            v.push_back(copy_point(gpu::program_kind::copy_fp32, 64, 32, 4, l));
+            v.push_back(copy_point("copy_fp32", "fp32", 64, 32, 4, l));
           return v;
         },
     .make_inputs =
         [](const gpu::crosscheck_point& p, std::mt19937_64& g, gpu::point_inputs& in) {
-          const index_t count = static_cast<index_t>(p.grid) * p.copy.rows * p.copy.cols;
+          const index_t count = static_cast<index_t>(p.grid) * copy_of(p).rows * copy_of(p).cols;
           std::vector<float> x(static_cast<std::size_t>(count));
           for (auto& e : x) {
             std::uint32_t bits = static_cast<std::uint32_t>(g());
@@ -38,7 +37,7 @@ inline const gpu::program_adapter copy_fp32_program = {
             e = std::bit_cast<float>(bits);
           }
           in.buffers = {gpu::bytes_of(x), gpu::bytes_of(std::vector<float>(x.size(), -1.0f))};
-          copy_output_geometry(p, p.copy, in);
+          copy_output_geometry(p, copy_of(p), in);
         },
     .simulate =
         [](const gpu::crosscheck_point& p, const gpu::point_inputs& in, const sim::launch& l, gpu::simulated& s) {
@@ -46,26 +45,28 @@ inline const gpu::program_adapter copy_fp32_program = {
           mem.add<float>("in", gpu::typed<float>(in.buffers[0]));
           mem.add<float>("out", gpu::typed<float>(in.buffers[1]));
           s.run = gpu::simulate_entry<gpu::compiled::copy_fp32_entry>(
-              programs::copy_shape{p.copy, p.block, p.wave_size, p.grid}, l, std::move(mem));
+              programs::copy_shape{copy_of(p), p.block, p.wave_size, p.grid}, l, std::move(mem));
           s.buffers = {gpu::bytes_of(s.run.memory.get<float>(0)), gpu::bytes_of(s.run.memory.get<float>(1))};
         },
     .check_output =
         [](const gpu::crosscheck_point& p, const gpu::point_inputs& in, const std::vector<gpu::byte_buffer>& buffers,
            const gpu::simulated* sim) {
-          return check_copy_bits(p, in, buffers, sim, p.copy, 4, in.buffers.at(static_cast<std::size_t>(p.copy.input)));
+          return check_copy_bits(p, in, buffers, sim, copy_of(p), 4, in.buffers.at(static_cast<std::size_t>(copy_of(p).input)));
         },
-    .params_to_json = [](const gpu::crosscheck_point& p, util::json_value& params) { copy_params_to_json(p.copy, params); },
-    .params_from_json = [](const util::json_value& q, gpu::crosscheck_point& p) { copy_params_from_json(q, p.copy); },
+    .params_to_json = [](const gpu::crosscheck_point& p, util::json_value& params) { copy_params_to_json(copy_of(p), params); },
+    .params_from_json = [](const util::json_value& q, gpu::crosscheck_point& p) { p.params = copy_params_from_json(q); },
     .has_compiled_kernel =
         [](const gpu::crosscheck_point& p) {
-          return gpu::entry_has<gpu::compiled::copy_fp32_entry>(programs::copy_shape{p.copy, p.block, p.wave_size, p.grid});
+          return gpu::entry_has<gpu::compiled::copy_fp32_entry>(programs::copy_shape{copy_of(p), p.block, p.wave_size, p.grid});
         },
     .run_on_device =
         [](const gpu::crosscheck_point& p, const gpu::device_launch& l, std::vector<gpu::byte_buffer> b) {
           return gpu::run_entry_on_device<gpu::compiled::copy_fp32_entry>(
-              programs::copy_shape{p.copy, l.block, gpu::compiled::sm90_wave, l.grid}, l, std::move(b));
+              programs::copy_shape{copy_of(p), l.block, gpu::compiled::sm90_wave, l.grid}, l, std::move(b));
         },
-    .lds_bytes = [](const gpu::crosscheck_point& p) { return copy_lds_bytes(p.copy, 4); },
+    .lds_bytes = [](const gpu::crosscheck_point& p) { return copy_lds_bytes(copy_of(p), 4); },
+    .iterations = nullptr,
+    .with_iterations = nullptr,
 };
 
 }  // namespace tilesim::examples::adapters

@@ -48,20 +48,24 @@ inline gpu::output_check check_gemm_fp64(const gpu::crosscheck_point& p, const g
   return c;
 }
 
+// The parameters of an fp32 GEMM point.
+inline const programs::gemm_params& gemm_of(const gpu::crosscheck_point& p) { return p.params.as<programs::gemm_params>(); }
+
 // The built-in GEMM point: mn x mn x k, the default block tile.
 inline gpu::crosscheck_point gemm_point(index_t mn, index_t k, programs::gemm_lds_layout layout) {
   gpu::crosscheck_point p;
-  p.program = gpu::program_kind::gemm_fp32;
-  p.gemm.m = p.gemm.n = mn;
-  p.gemm.k = k;
-  p.gemm.layout = layout;
-  p.grid = static_cast<int>((mn / p.gemm.m_per_block) * (mn / p.gemm.n_per_block));
+  p.program = "gemm_fp32";
+  programs::gemm_params g{};
+  g.m = g.n = mn;
+  g.k = k;
+  g.layout = layout;
+  p.params = g;
+  p.grid = static_cast<int>((mn / g.m_per_block) * (mn / g.n_per_block));
   p.name = "gemm fp32 " + std::to_string(mn) + "x" + std::to_string(mn) + "x" + std::to_string(k) + " " + name_of(layout);
   return p;
 }
 
 inline const gpu::program_adapter gemm_fp32_program = {
-    .kind = gpu::program_kind::gemm_fp32,
     .name = "gemm_fp32",
     .kernel = "gemm_f32_kernel",
     .builtin_points =
@@ -76,7 +80,7 @@ inline const gpu::program_adapter gemm_fp32_program = {
         },
     .make_inputs =
         [](const gpu::crosscheck_point& p, std::mt19937_64& g, gpu::point_inputs& in) {
-          const programs::gemm_params& q = p.gemm;
+          const programs::gemm_params& q = gemm_of(p);
           std::vector<float> a(static_cast<std::size_t>(q.m * q.k)), b(static_cast<std::size_t>(q.n * q.k));
           for (float& x : a) x = gpu::unit_float(g);
           for (float& x : b) x = gpu::unit_float(g);
@@ -94,19 +98,19 @@ inline const gpu::program_adapter gemm_fp32_program = {
           mem.add<float>("b", gpu::typed<float>(in.buffers[1]));
           mem.add<float>("c", gpu::typed<float>(in.buffers[2]));
           s.run = gpu::simulate_entry<gpu::compiled::gemm_fp32_entry>(
-              programs::gemm_shape{p.gemm, p.block, p.wave_size}, l, std::move(mem));
+              programs::gemm_shape{gemm_of(p), p.block, p.wave_size}, l, std::move(mem));
           s.buffers = {gpu::bytes_of(s.run.memory.get<float>(0)), gpu::bytes_of(s.run.memory.get<float>(1)),
                        gpu::bytes_of(s.run.memory.get<float>(2))};
         },
     .check_output =
         [](const gpu::crosscheck_point& p, const gpu::point_inputs& in, const std::vector<gpu::byte_buffer>& buffers,
            const gpu::simulated* sim) {
-          return check_gemm_fp64(p, in, buffers, sim, p.gemm, gpu::typed<float>(in.buffers[0]),
+          return check_gemm_fp64(p, in, buffers, sim, gemm_of(p), gpu::typed<float>(in.buffers[0]),
                                  gpu::typed<float>(in.buffers[1]));
         },
     .params_to_json =
         [](const gpu::crosscheck_point& p, util::json_value& params) {
-          const programs::gemm_params& g = p.gemm;
+          const programs::gemm_params& g = gemm_of(p);
           params.set("m", static_cast<long long>(g.m));
           params.set("n", static_cast<long long>(g.n));
           params.set("k", static_cast<long long>(g.k));
@@ -122,22 +126,25 @@ inline const gpu::program_adapter gemm_fp32_program = {
     .params_from_json =
         [](const util::json_value& q, gpu::crosscheck_point& p) {
           auto n = [&](const char* key) { return static_cast<index_t>(q[key].number()); };
-          programs::gemm_params& g = p.gemm;
+          programs::gemm_params g{};
           g.m = n("m"), g.n = n("n"), g.k = n("k");
           g.m_per_block = n("m_per_block"), g.n_per_block = n("n_per_block"), g.k_per_block = n("k_per_block");
           g.vector = n("vector"), g.m_warps = n("m_warps"), g.pad = n("pad"), g.ck_banks = n("ck_banks");
           g.layout = enum_named(q["layout"].string(), all_gemm_layouts, "layout");
+          p.params = g;
         },
     .has_compiled_kernel =
         [](const gpu::crosscheck_point& p) {
-          return gpu::entry_has<gpu::compiled::gemm_fp32_entry>(programs::gemm_shape{p.gemm, p.block, p.wave_size});
+          return gpu::entry_has<gpu::compiled::gemm_fp32_entry>(programs::gemm_shape{gemm_of(p), p.block, p.wave_size});
         },
     .run_on_device =
         [](const gpu::crosscheck_point& p, const gpu::device_launch& l, std::vector<gpu::byte_buffer> b) {
           return gpu::run_entry_on_device<gpu::compiled::gemm_fp32_entry>(
-              programs::gemm_shape{p.gemm, l.block, gpu::compiled::sm90_wave}, l, std::move(b));
+              programs::gemm_shape{gemm_of(p), l.block, gpu::compiled::sm90_wave}, l, std::move(b));
         },
     .lds_bytes = nullptr,
+    .iterations = nullptr,
+    .with_iterations = nullptr,
 };
 
 }  // namespace tilesim::examples::adapters

@@ -18,14 +18,16 @@
 
 namespace tilesim::examples::adapters {
 
+// The parameters of a Morton point.
+inline const morton_params& morton_of(const gpu::crosscheck_point& p) { return p.params.as<morton_params>(); }
+
 inline const gpu::program_adapter morton_f32_program = {
-    .kind = gpu::program_kind::morton_f32,
     .name = "morton_f32",
     .kernel = "morton_f32_kernel",
     .builtin_points = [] { return std::vector<gpu::crosscheck_point>{}; },
     .make_inputs =
         [](const gpu::crosscheck_point& p, std::mt19937_64& g, gpu::point_inputs& in) {
-          const morton_params& m = p.morton;
+          const morton_params& m = morton_of(p);
           std::vector<float> stored(static_cast<std::size_t>(m.height * m.width));
           for (float& x : stored) {
             x = gpu::unit_float(g);
@@ -42,7 +44,7 @@ inline const gpu::program_adapter morton_f32_program = {
           mem.add<float>("in", gpu::typed<float>(in.buffers[0]));
           mem.add<float>("out", gpu::typed<float>(in.buffers[1]));
           s.run = gpu::simulate_entry<gpu::compiled::morton_f32_entry>(
-              morton_shape{p.morton, p.block, p.wave_size, p.grid}, l, std::move(mem));
+              morton_shape{morton_of(p), p.block, p.wave_size, p.grid}, l, std::move(mem));
           s.buffers = {gpu::bytes_of(s.run.memory.get<float>(0)), gpu::bytes_of(s.run.memory.get<float>(1))};
         },
     .check_output =
@@ -50,7 +52,7 @@ inline const gpu::program_adapter morton_f32_program = {
            const gpu::simulated*) {  // out(y, x) == in[layout(y, x)], bit for bit
           gpu::output_check c;
           const gpu::byte_buffer& out = buffers.at(static_cast<std::size_t>(in.output_slot));
-          const morton_params& m = p.morton;
+          const morton_params& m = morton_of(p);
           const std::vector<float> stored = gpu::typed<float>(in.buffers[0]), got = gpu::typed<float>(out);
           c.method = "bit-exact: out(y, x) == in[layout(y, x)]";
           c.compared = m.height * m.width;
@@ -72,7 +74,7 @@ inline const gpu::program_adapter morton_f32_program = {
         },
     .params_to_json =
         [](const gpu::crosscheck_point& p, util::json_value& params) {
-          const morton_params& m = p.morton;
+          const morton_params& m = morton_of(p);
           params.set("height", static_cast<long long>(m.height));
           params.set("width", static_cast<long long>(m.width));
           params.set("tile", static_cast<long long>(m.tile));
@@ -87,14 +89,16 @@ inline const gpu::program_adapter morton_f32_program = {
         },
     .has_compiled_kernel =
         [](const gpu::crosscheck_point& p) {
-          return gpu::entry_has<gpu::compiled::morton_f32_entry>(morton_shape{p.morton, p.block, p.wave_size, p.grid});
+          return gpu::entry_has<gpu::compiled::morton_f32_entry>(morton_shape{morton_of(p), p.block, p.wave_size, p.grid});
         },
     .run_on_device =
         [](const gpu::crosscheck_point& p, const gpu::device_launch& l, std::vector<gpu::byte_buffer> b) {
           return gpu::run_entry_on_device<gpu::compiled::morton_f32_entry>(
-              morton_shape{p.morton, l.block, gpu::compiled::sm90_wave, l.grid}, l, std::move(b));
+              morton_shape{morton_of(p), l.block, gpu::compiled::sm90_wave, l.grid}, l, std::move(b));
         },
     .lds_bytes = nullptr,
+    .iterations = nullptr,
+    .with_iterations = nullptr,
 };
 
 }  // namespace tilesim::examples::adapters

@@ -16,8 +16,12 @@
 
 namespace tilesim::examples::adapters {
 
+// The parameters of a transpose point.
+inline const programs::transpose_params& transpose_of(const gpu::crosscheck_point& p) {
+  return p.params.as<programs::transpose_params>();
+}
+
 inline const gpu::program_adapter transpose_f32_program = {
-    .kind = gpu::program_kind::transpose_f32,
     .name = "transpose_f32",
     .kernel = "transpose_f32_kernel",
     .builtin_points =
@@ -25,9 +29,11 @@ inline const gpu::program_adapter transpose_f32_program = {
           std::vector<gpu::crosscheck_point> v;
           for (index_t n : {64, 256, 1024}) {  // the scalar program: every access one element
             gpu::crosscheck_point p;
-            p.program = gpu::program_kind::transpose_f32;
-            p.transpose.n = n;
-            p.grid = static_cast<int>(programs::transpose_workgroups(p.transpose));
+            p.program = "transpose_f32";
+            programs::transpose_params t{};
+            t.n = n;
+            p.params = t;
+            p.grid = static_cast<int>(programs::transpose_workgroups(t));
             p.name = "transpose fp32 " + std::to_string(n) + "x" + std::to_string(n) + " scalar";
             v.push_back(p);
           }
@@ -35,7 +41,7 @@ inline const gpu::program_adapter transpose_f32_program = {
         },
     .make_inputs =
         [](const gpu::crosscheck_point& p, std::mt19937_64& g, gpu::point_inputs& in) {  // random finite floats, output -1
-          const programs::transpose_params& t = p.transpose;
+          const programs::transpose_params& t = transpose_of(p);
           std::vector<float> x(static_cast<std::size_t>(t.n * t.n));
           for (float& e : x) {
             e = gpu::unit_float(g);
@@ -51,7 +57,7 @@ inline const gpu::program_adapter transpose_f32_program = {
           mem.add<float>("in", gpu::typed<float>(in.buffers[0]));
           mem.add<float>("out", gpu::typed<float>(in.buffers[1]));
           s.run = gpu::simulate_entry<gpu::compiled::transpose_f32_entry>(
-              programs::transpose_shape{p.transpose, p.block, p.wave_size}, l, std::move(mem));
+              programs::transpose_shape{transpose_of(p), p.block, p.wave_size}, l, std::move(mem));
           s.buffers = {gpu::bytes_of(s.run.memory.get<float>(0)), gpu::bytes_of(s.run.memory.get<float>(1))};
         },
     .check_output =
@@ -59,7 +65,7 @@ inline const gpu::program_adapter transpose_f32_program = {
            const gpu::simulated* sim) {  // out[j][i] == in[i][j], bit for bit
           gpu::output_check c;
           const gpu::byte_buffer& out = buffers.at(static_cast<std::size_t>(in.output_slot));
-          const index_t n = p.transpose.n, side = programs::transpose_tile_side;
+          const index_t n = transpose_of(p).n, side = programs::transpose_tile_side;
           const std::vector<float> x = gpu::typed<float>(in.buffers[0]), y = gpu::typed<float>(out);
           c.method = "bit-exact: out[j][i] == in[i][j]";
           c.compared = n * n;
@@ -76,21 +82,27 @@ inline const gpu::program_adapter transpose_f32_program = {
         },
     .params_to_json =
         [](const gpu::crosscheck_point& p, util::json_value& params) {
-          params.set("n", static_cast<long long>(p.transpose.n));
+          params.set("n", static_cast<long long>(transpose_of(p).n));
         },
     .params_from_json =
-        [](const util::json_value& q, gpu::crosscheck_point& p) { p.transpose.n = static_cast<index_t>(q["n"].number()); },
+        [](const util::json_value& q, gpu::crosscheck_point& p) {
+          programs::transpose_params t{};
+          t.n = static_cast<index_t>(q["n"].number());
+          p.params = t;
+        },
     .has_compiled_kernel =
         [](const gpu::crosscheck_point& p) {
           return gpu::entry_has<gpu::compiled::transpose_f32_entry>(
-              programs::transpose_shape{p.transpose, p.block, p.wave_size});
+              programs::transpose_shape{transpose_of(p), p.block, p.wave_size});
         },
     .run_on_device =
         [](const gpu::crosscheck_point& p, const gpu::device_launch& l, std::vector<gpu::byte_buffer> b) {
           return gpu::run_entry_on_device<gpu::compiled::transpose_f32_entry>(
-              programs::transpose_shape{p.transpose, l.block, gpu::compiled::sm90_wave}, l, std::move(b));
+              programs::transpose_shape{transpose_of(p), l.block, gpu::compiled::sm90_wave}, l, std::move(b));
         },
     .lds_bytes = nullptr,
+    .iterations = nullptr,
+    .with_iterations = nullptr,
 };
 
 }  // namespace tilesim::examples::adapters

@@ -185,8 +185,7 @@ std::vector<gpu::crosscheck_point> conv_crosscheck_points() {
   std::vector<gpu::crosscheck_point> v;
   for (const conv_case& c : conv_cases())
     if (c.arch == "sm90") {
-      v.push_back(example_point(gpu::program_kind::conv_f32, "conv", c.name, c.grid, c.block));
-      v.back().conv = c.params;
+      v.push_back(example_point("conv_f32", "conv", c.name, c.grid, c.block, c.params));
     }
   return v;
 }

@@ -111,9 +111,7 @@ std::vector<gpu::crosscheck_point> gemm_crosscheck_points() {
   std::vector<gpu::crosscheck_point> v;
   for (const gemm_case& c : gemm_cases())
     if (c.arch == "sm90") {
-      v.push_back(
-          example_point(gpu::program_kind::gemm_fp32, "gemm", c.name, programs::gemm_workgroups(c.params), c.block));
-      v.back().gemm = c.params;
+      v.push_back(example_point("gemm_fp32", "gemm", c.name, programs::gemm_workgroups(c.params), c.block, c.params));
     }
   return v;
 }

@@ -56,9 +56,8 @@ std::vector<gpu::crosscheck_point> mma_gemm_crosscheck_points() {
   std::vector<gpu::crosscheck_point> v;
   for (const mma_gemm_case& c : mma_gemm_cases())
     if (c.arch == "sm90") {
-      v.push_back(example_point(gpu::program_kind::mma_gemm_f16, "gemm", c.name, programs::mma_gemm_workgroups(c.params),
-                                c.block));
-      v.back().mma_gemm = c.params;
+      v.push_back(
+          example_point("mma_gemm_f16", "gemm", c.name, programs::mma_gemm_workgroups(c.params), c.block, c.params));
     }
   return v;
 }

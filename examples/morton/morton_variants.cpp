@@ -79,8 +79,7 @@ std::vector<gpu::crosscheck_point> morton_crosscheck_points() {
   std::vector<gpu::crosscheck_point> v;
   for (const morton_case& c : morton_cases())
     if (c.arch == "sm90") {
-      v.push_back(example_point(gpu::program_kind::morton_f32, "morton", c.name, c.grid, c.block));
-      v.back().morton = c.params;
+      v.push_back(example_point("morton_f32", "morton", c.name, c.grid, c.block, c.params));
     }
   return v;
 }

@@ -54,7 +54,9 @@ accuracy accuracy_of(const json_value& recording) {
     row.verdict = s.report.verdict;
     const json_value& c = p["simulator"]["counters"];
     const std::string example = row.name.rfind("example ", 0) == 0 ? row.name.substr(0, row.name.find(':')) : "";
-    families[{row.program, example, point.copy.rows, point.copy.cols, p["launch"]["grid"].number(), p["launch"]["block"].number(), c["global_sectors_ld"].number(),
+    const json_value params = to_json(point)["params"];  // the tile a copy-shaped point moves (rows x cols), else 0 x 0
+    auto tile = [&](const char* key) { return params.get(key) ? static_cast<index_t>((*params.get(key)).number()) : 0; };
+    families[{row.program, example, tile("rows"), tile("cols"), p["launch"]["grid"].number(), p["launch"]["block"].number(), c["global_sectors_ld"].number(),
               c["global_sectors_st"].number(), c["lds_instructions_ld"].number(), c["lds_instructions_st"].number()}]
         .push_back({a.points.size(), s.report.excess});
     a.points.push_back(std::move(row));

@@ -14,17 +14,16 @@ namespace tilesim::gpu {
 
 using util::json_value;
 
-const program_adapter& adapter_of(program_kind kind) {
-  for (const program_adapter* a : registered_programs())
-    if (a->kind == kind) return *a;
-  throw std::logic_error("no program adapter registered for program kind " + std::to_string(static_cast<int>(kind)) +
-                         " (examples/adapters/adapters.cpp)");
-}
-
 const program_adapter* adapter_named(const std::string& name) {
   for (const program_adapter* a : registered_programs())
     if (name == a->name) return a;
   return nullptr;
+}
+
+const program_adapter& crosscheck_point::adapter() const {
+  if (const program_adapter* a = adapter_named(program)) return *a;
+  throw std::logic_error("cross-check point \"" + name + "\" names program \"" + program +
+                         "\", which no adapter is registered as (examples/adapters/adapters.cpp)");
 }
 
 std::string hex(std::uint32_t v, int digits) {
@@ -65,7 +64,7 @@ point_inputs make_inputs(const crosscheck_point& p, std::uint64_t seed) {
   point_inputs in;
   in.seed = seed;
   std::mt19937_64 g(seed);
-  adapter_of(p.program).make_inputs(p, g, in);
+  p.adapter().make_inputs(p, g, in);
   return in;
 }
 
@@ -76,7 +75,7 @@ simulated simulate(const crosscheck_point& p, const point_inputs& in) {
   sim::apply_guard_rules(sim::arch_named("sm90"), l);  // the points run on sm90 (its guard rules)
   l.wave_size = p.wave_size;
   simulated s;
-  adapter_of(p.program).simulate(p, in, l, s);
+  p.adapter().simulate(p, in, l, s);
   s.report = sim::make_program_report(sim::arch_named("sm90"), s.run);
   s.predicted = predicted_counters(s.report);
   s.cycles_per_workgroup = s.report.cycles_per_workgroup;
@@ -96,7 +95,7 @@ json_value to_json(const output_check& c) {
 
 output_check check_output(const crosscheck_point& p, const point_inputs& in, const std::vector<byte_buffer>& buffers,
                           const simulated* sim) {
-  return adapter_of(p.program).check_output(p, in, buffers, sim);
+  return p.adapter().check_output(p, in, buffers, sim);
 }
 
 }  // namespace tilesim::gpu

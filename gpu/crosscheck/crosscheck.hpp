@@ -19,12 +19,14 @@
 //   crosscheck_point p = catalogue()[0];               // copy fp16 64x32 v8, row_major LDS, grid 64
 //   point_inputs in = make_inputs(p, 7);
 //   simulated s = simulate(p, in);
-//   s.counters.lds_wavefronts_ld == 512                // 64 blocks x 8 warps x 1 LDS.128 at 8-way... (see tests)
-//   check_output(p, in, s.outputs, &s).mismatches == 0
+//   s.predicted.lds_wavefronts_ld == 512               // 64 blocks x 8 warps x 1 LDS.128 at 8-way... (see tests)
+//   check_output(p, in, s.buffers, &s).mismatches == 0
 //
-// What is a program's own (its inputs, its simulator run, its check, its parameters' JSON) its adapter says
-// (program_adapter.hpp; one per program_kind, registered in examples/adapters/adapters.cpp); these functions
-// look the point's program up and call it.
+// The point names its program by its adapter's name (`program`) and holds the program's parameters opaquely
+// (`params`, point_params.hpp): what is a program's own (its parameter type, its inputs, its simulator run, its
+// check, its parameters' JSON) only its adapter knows (program_adapter.hpp; one per program, registered in
+// examples/adapters/adapters.cpp); these functions look the point's adapter up (p.adapter()) and call it, so
+// this file names no program.
 //
 // INVARIANTS: the simulator's counters do not depend on the data (these programs' addresses are
 // data-independent), so a recording's counters replay from the point alone; inputs depend only on
@@ -37,34 +39,25 @@
 #include <vector>
 
 #include "gpu/crosscheck/counters.hpp"
+#include "gpu/crosscheck/point_params.hpp"
 #include "util/json.hpp"
 #include "gpu/kernels/device_run.hpp"
 #include "sim/engine/run_result.hpp"
-#include "kernel/conv/conv.hpp"
-#include "kernel/morton/morton.hpp"
-#include "kernel/copy/copy.hpp"
-#include "kernel/gemm_tile/gemm_tile.hpp"
-#include "kernel/mma_gemm/mma_gemm.hpp"
-#include "kernel/lds_sweep/lds_sweep.hpp"
-#include "kernel/transpose/transpose.hpp"
 #include "sim/report/program_report.hpp"
 
 namespace tilesim::gpu {
 
-enum class program_kind { copy_fp16, copy_fp32, gemm_fp32, lds_sweep_u32, morton_f32, conv_f32, transpose_f32, mma_gemm_f16 };
+struct program_adapter;
 
 struct crosscheck_point {
-  std::string name;  // "copy fp16 64x32 v8 ck_xor"
-  program_kind program = program_kind::copy_fp16;
-  programs::copy_params copy{};
-  programs::gemm_params gemm{};
-  programs::mma_gemm_params mma_gemm{};  // the matrix-core GEMM (fp16 in, fp32 C; ldmatrix + mma.sync)
-  programs::lds_sweep_params sweep{};
-  examples::morton_params morton{};
-  examples::conv_params conv{};
-  programs::transpose_params transpose{};
+  std::string name;     // "copy fp16 64x32 v8 ck_xor"
+  std::string program;  // "copy_fp16": its adapter's name (program_adapter.hpp), the recordings' "program"
+  point_params params;  // the program's parameters (programs::copy_params for the copies); only its adapter reads them
   std::string example;  // examples/' example name ("lds-index-swap") for a reference program's case, else ""
   int grid = 1, block = 256, wave_size = 32;
+
+  // The adapter registered under `program`; std::logic_error naming the point when there is none.
+  const program_adapter& adapter() const;
 };
 
 // Every built-in program at several parameter points (LDS layouts, tile shapes, element types), then every

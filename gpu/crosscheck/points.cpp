@@ -21,7 +21,7 @@ std::vector<crosscheck_point> catalogue() {
 }
 
 json_value to_json(const crosscheck_point& p) {
-  const program_adapter& a = adapter_of(p.program);
+  const program_adapter& a = p.adapter();
   json_value v;
   v.set("name", p.name);
   v.set("program", a.name);
@@ -55,7 +55,7 @@ crosscheck_point point_from_json(const json_value& v) {
   const std::string program = v["program"].string();
   const program_adapter* a = adapter_named(program);
   if (!a) throw json_error("unknown program \"" + program + "\"");
-  p.program = a->kind;
+  p.program = a->name;
   if (const json_value* example = v.get("example")) {  // a reference program's case: its parameters live in examples/
     for (const crosscheck_point& known : catalogue())
       if (known.name == p.name && known.example == example->string() && known.program == p.program) return known;

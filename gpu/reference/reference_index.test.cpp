@@ -822,12 +822,12 @@ TEST_CASE("a point the references do not express is refused by name, not guessed
   CHECK_FALSE(has_reference(p));
   CHECK(reference_choice_of(p).why.find("32-lane") != std::string::npos);
   p = catalogue()[0];
-  p.copy.rows = 96;  // a shape no kernel was compiled for
+  p.params.as<programs::copy_params>().rows = 96;  // a shape no kernel was compiled for
   CHECK(reference_choice_of(p).ok);
   CHECK_FALSE(has_reference(p));
   p = catalogue()[0];
-  p.copy.layout = programs::copy_lds_layout::cute_swizzle;
-  p.copy.swizzle_shift = 1;  // a valid swizzle, but not one of the compiled ones
+  p.params.as<programs::copy_params>().layout = programs::copy_lds_layout::cute_swizzle;
+  p.params.as<programs::copy_params>().swizzle_shift = 1;  // a valid swizzle, but not one of the compiled ones
   CHECK_FALSE(has_reference(p));
 }
 
@@ -853,7 +853,7 @@ TEST_CASE("hand-written LDS offsets == spec's descriptors on every element, and 
   for (const resolved_point& r : resolved_catalogue()) {
     CAPTURE(r.point.name);
     if (r.choice.program == reference_program::copy) {
-      programs::with_copy_lds_descriptor(r.point.copy, r.choice.copy.element_bytes, [&](const auto& desc) {
+      programs::with_copy_lds_descriptor(r.point.params.as<programs::copy_params>(), r.choice.copy.element_bytes, [&](const auto& desc) {
         CHECK(desc.element_space_size == lds_elements(r.choice.copy.lds));
         for (int row = 0; row < r.choice.copy.rows; ++row)
           for (int col = 0; col < r.choice.copy.cols; ++col)
@@ -863,7 +863,7 @@ TEST_CASE("hand-written LDS offsets == spec's descriptors on every element, and 
             }
       });
     } else if (r.choice.program == reference_program::gemm) {
-      programs::with_gemm_lds_descriptors(r.point.gemm, [&](const auto& a, const auto& b) {
+      programs::with_gemm_lds_descriptors(r.point.params.as<programs::gemm_params>(), [&](const auto& a, const auto& b) {
         const gemm_config& g = r.choice.gemm;
         CHECK(a.element_space_size == lds_elements(g.a_lds()));
         CHECK(b.element_space_size == lds_elements(g.b_lds()));
@@ -878,12 +878,12 @@ TEST_CASE("hand-written thread -> element maps == spec's encodings for every thr
   for (const resolved_point& r : resolved_catalogue()) {
     CAPTURE(r.point.name);
     if (r.choice.program == reference_program::copy) {
-      CHECK(copy_pattern_difference(r.choice.copy, r.point.copy) == "");
+      CHECK(copy_pattern_difference(r.choice.copy, r.point.params.as<programs::copy_params>()) == "");
     } else if (r.choice.program == reference_program::sweep) {
-      CHECK(copy_pattern_difference(r.choice.sweep.tile, r.point.sweep.tile) == "");
+      CHECK(copy_pattern_difference(r.choice.sweep.tile, r.point.params.as<programs::lds_sweep_params>().tile) == "");
     } else if (r.choice.program == reference_program::gemm) {
       const gemm_config& g = r.choice.gemm;
-      const programs::gemm_warp_grid grid = programs::make_gemm_warp_grid(r.point.gemm, g.threads, g.warp_size);
+      const programs::gemm_warp_grid grid = programs::make_gemm_warp_grid(r.point.params.as<programs::gemm_params>(), g.threads, g.warp_size);
       CHECK(grid.m_iter == g.m_iter());
       CHECK(grid.n_iter == g.n_iter());
       CHECK(grid.k_iter == g.k_iter());
@@ -930,7 +930,7 @@ TEST_CASE("hand-written Morton and im2col offsets == examples/' descriptors on e
     CAPTURE(r.point.name);
     if (r.choice.program == reference_program::morton) {
       const morton_config& m = r.choice.morton;
-      const examples::morton_params& q = r.point.morton;
+      const examples::morton_params& q = r.point.params.as<examples::morton_params>();
       examples::with_texel_layout(q.layout, q.height, q.width, q.tile, [&](const auto& layout) {
         int bad = 0;
         for (int y = 0; y < m.height; ++y)
@@ -945,7 +945,7 @@ TEST_CASE("hand-written Morton and im2col offsets == examples/' descriptors on e
       CHECK(bad == 0);
     } else if (r.choice.program == reference_program::conv) {
       const conv_config& c = r.choice.conv;
-      const auto im2col = examples::make_conv_im2col_descriptor(r.point.conv);
+      const auto im2col = examples::make_conv_im2col_descriptor(r.point.params.as<examples::conv_params>());
       const auto lengths = im2col.lengths();
       CHECK(lengths[0] == c.n * c.ho() * c.wo());
       CHECK(lengths[1] == c.gemm_k());

@@ -1,7 +1,7 @@
 // tilesim/gpu/reference/reference_run.hpp: run a cross-check point on its hand-written reference kernel.
 //
 // DEFINITION. The plain C++ face of the reference kernels (no vendor header here). run_reference_on_device(p,
-// l, buffers) resolves point p to its hand-written kernel (reference_match.hpp: program kind and parameters;
+// l, buffers) resolves point p to its hand-written kernel (reference_match.hpp: program name and parameters;
 // reference_instances.hpp lists what is compiled) and launches it (reference_launch.hpp's launch_reference, in
 // reference_kernels.cu) with the launch and buffers the tilesim kernel would get: slot k = buffers[k], `grid`
 // x `block` threads, `lds_bytes` of dynamic shared memory, clock64() cycles per block when timed
@@ -34,7 +34,7 @@
 
 namespace tilesim::gpu {
 
-// Whether a hand-written kernel was compiled for p (its program kind and resolved parameters). Host-only,
+// Whether a hand-written kernel was compiled for p (its program name and resolved parameters). Host-only,
 // inline: it needs no GPU and no kernel object (reference_index.test.cpp calls it for the whole catalogue).
 inline bool has_reference(const crosscheck_point& p) {
   return reference::find_instance(reference::reference_choice_of(p)) >= 0;
