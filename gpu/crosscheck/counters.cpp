@@ -86,7 +86,7 @@ counters predicted_counters(const sim::program_report& report) {
   for (const sim::instruction_report& i : report.instructions) {
     const bool ld = i.kind == sim::access_kind::load;
     if (i.space == sim::memory_space::lds) {
-      if (i.matrix_load) {
+      if (i.matrix_access && ld) {  // ldmatrix (an stmatrix is not counted apart yet: op_st)
         c.lds_wavefronts_ldsm += i.wavefronts;
         c.lds_instructions_ldsm += i.instances;
       } else {

@@ -339,7 +339,7 @@ TEST_CASE("sm90 ldmatrix: each 8x8 matrix is its own phase and never merges, as 
     const bool ldsm = instruction.rfind("ldmatrix.x", 0) == 0;
     const int lanes = ldsm ? 8 * std::stoi(instruction.substr(10)) : 32;
     wave_access w = wave(sm90, ld, 16, [&](int l) { return l < lanes ? probe_row_address(pattern, l) : no_address; });
-    w.matrix_load = ldsm;
+    w.matrix_access = ldsm;
     CHECK(lds_instruction_cost(sm90, w).wavefronts == wavefronts);
     ++rows;
   }

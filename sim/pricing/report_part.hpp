@@ -43,7 +43,7 @@ struct part_row {
   access_kind kind = access_kind::load;
   memory_space space = memory_space::lds;
   int width = 0;
-  bool matrix_load = false;
+  bool matrix_access = false;
   int interval = 0, position = 0;  // of the first instance
   first_seen first{0, 0};
   long long instances = 0, wavefronts = 0, ideal = 0, excess = 0, sectors = 0, ideal_sectors = 0, l1_hit_sectors = 0;
