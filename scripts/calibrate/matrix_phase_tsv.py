@@ -58,7 +58,7 @@ def main(argv):
     print("instruction\tpattern\tinstructions\twavefronts")
     for k in sorted(launches):
         instruction, pattern = launches[k]
-        family = "ldmatrix" if instruction.startswith("ldmatrix") else "stmatrix" if instruction.startswith("stmatrix") else instruction
+        family = next((f for f in ("ldmatrix", "stmatrix") if instruction.startswith(f)), instruction)
         if family not in OPS:
             print(f"launch {k}: unknown instruction {instruction}")
             return 1

@@ -261,8 +261,8 @@ class block_runner {
       std::vector<int> other_kind;
       for (int t : at) {
         const thread_context::shuffle_slot& s = thread(t).shuffle_;
-        if (s.kind != s0.kind || s.bytes != s0.bytes || s.matrices != s0.matrices || s.trans != s0.trans || s.matrix_store != s0.matrix_store || s.mma != s0.mma || s.bf16 != s0.bf16 ||
-            s.mfma != s0.mfma)
+        if (s.kind != s0.kind || s.bytes != s0.bytes || s.matrices != s0.matrices || s.trans != s0.trans || s.mma != s0.mma || s.bf16 != s0.bf16 ||
+            s.mfma != s0.mfma || s.matrix_store != s0.matrix_store)
           other_kind.push_back(t);
       }
       if (!elsewhere.empty() || !other_kind.empty()) fail_divergent_shuffle(first / config_.wave_size, at, elsewhere, other_kind);

@@ -320,8 +320,6 @@ address_t probe_row_address(const std::string& pattern, int l) {
   return (lane & 7) * 128 + (lane >> 3) * 16;
 }
 
-}  // namespace
-
 // Replays one phase-probe recording (gpu/calibrate/{ld,st}matrix_phase_probe.cu): each row's instruction
 // ("ldmatrix.x4", "stmatrix.x2", "LDS.128", "STS.128") at the pattern's row addresses; the model's counted
 // wavefronts must equal Nsight's. The number of rows replayed per instruction family ("ldmatrix", "stmatrix", "LDS",

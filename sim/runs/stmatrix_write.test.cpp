@@ -89,7 +89,8 @@ TEST_CASE("stmatrix's destinations are a bijection: every row element of the 8 C
 
 TEST_CASE("worked example (x1): lane t's register 2t | (2t + 1) << 16 makes M[r][c] = 8r + c, .trans 8c + r") {
   std::vector<std::uint32_t> in(128, 0);
-  for (int t = 0; t < 32; ++t) in[static_cast<std::size_t>(t * 4)] = static_cast<std::uint32_t>(2 * t) | static_cast<std::uint32_t>(2 * t + 1) << 16;
+  for (int t = 0; t < 32; ++t)
+    in[static_cast<std::size_t>(t * 4)] = static_cast<std::uint32_t>(2 * t) | static_cast<std::uint32_t>(2 * t + 1) << 16;
   for (bool trans : {false, true}) {
     const sim::run_result r = run_write(1, 1, trans, programs::read_back::whole_tile, 32, in);
     REQUIRE(r.clean());
