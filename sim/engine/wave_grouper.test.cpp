@@ -29,7 +29,8 @@ std::string text_of(const grouping& g) {
     for (const wave_instruction& i : w.instructions) {
       s += "  " + std::to_string(i.interval) + ":" + std::to_string(i.position) + " '" + i.access.label + "' " +
            kind_name(i.access.kind) + " " + space_name(i.access.space) + " w" + std::to_string(i.access.width) + " b" +
-           std::to_string(i.buffer) + (i.atomic ? " atomic" : "") + (i.matrix_access ? " matrix" : "") + " alu " +
+           std::to_string(i.buffer) + (i.atomic ? " atomic" : "") + (i.matrix_access ? " matrix" : "") +
+           (i.access.matrix_access ? " priced-as-matrix" : "") + " alu " +
            alu(i.alu_before) + " @";
       for (address_t a : i.access.address) s += " " + (a == no_address ? std::string("-") : std::to_string(a));
       s += "\n";
