@@ -34,7 +34,8 @@ struct wave_access {
   memory_space space = memory_space::lds;
   int width = 4;                   // bytes per lane: 1, 2, 4, 8, 16
   std::vector<address_t> address;  // one per lane of the wave; no_address for lanes that take no part
-  bool matrix_load = false;        // an ldmatrix: lanes 8k .. 8k+7 give matrix k's rows, each matrix its own phase
+  bool matrix_access = false;      // an ldmatrix (load) or stmatrix (store): lanes 8k .. 8k+7 give matrix k's rows,
+                                   // each matrix its own phase
 
   // Lanes that take part: {4, no_address, 8}.active_lanes() == 2.
   int active_lanes() const {

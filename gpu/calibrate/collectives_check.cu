@@ -1,17 +1,19 @@
 // tilesim/gpu/calibrate/collectives_check.cu: the warp collectives' semantics on real hardware.
 //
 // WHAT IT IS. Runs gpu/kernels/collectives_probe.cu's kernels (kernel/warp_scan/warp_scan.hpp: xor/up/index/down shuffles;
-// kernel/ldmatrix_read/ldmatrix_read.hpp: ldmatrix .x4 and .x4.trans; kernel/mma_tile/mma_tile.hpp: mma.sync m16n8k16, fp16 and bf16)
+// kernel/ldmatrix_read/ldmatrix_read.hpp: ldmatrix .x4 and .x4.trans; kernel/stmatrix_write/stmatrix_write.hpp: stmatrix
+// .x1/.x2/.x4, plain and .trans, read back both ways; kernel/mma_tile/mma_tile.hpp: mma.sync m16n8k16, fp16 and bf16)
 // on the GPU and compares every output word with
 // what the simulator's rules give (shuffle_source in kernel/model/shuffle.hpp, ldmatrix_source in
-// kernel/model/ldmatrix.hpp; the fragment positions of kernel/model/mma.hpp), computed here on the host from the same inputs. The simulator's own tests hold the
+// kernel/model/ldmatrix.hpp, stmatrix_destination in kernel/model/stmatrix.hpp; the fragment positions of kernel/model/mma.hpp), computed here on the host from the same inputs. The simulator's own tests hold the
 // engine to those rules on the CPU; this holds the rules to the hardware. Prints one line per check and
 // "collectives: N words compared, M differ"; exit 0 when none differ, 1 otherwise.
 // Not part of the Meson build (like calibrate.cu): it runs on the device machine.
 //   nvcc -std=c++20 -O3 -arch=sm_90 -I . -o collectives_check gpu/calibrate/collectives_check.cu
 //
 // WORKED EXAMPLE. warp_scan on 4 blocks of 128 threads: 2048 words; ldmatrix_read on 3 tiles, plain and
-// transposed: 2 x 384 words; all equal on an H100 (data/calibration/h100-collectives.txt).
+// transposed: 2 x 384 words; all equal on an H100 (data/calibration/h100-collectives.txt). stmatrix_write on 3
+// tiles in 12 forms: 12 x 384 words (added after that recording; not run on a GPU yet).
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -123,6 +125,57 @@ void check_ldmatrix(bool trans) {
   std::printf("ldmatrix%s: %d tiles checked\n", trans ? " .trans" : "", grid);
 }
 
+// stmatrix_write: stmatrix .x{count}[.trans] of distinct registers, read back with ldmatrix of the same layout (every
+// register must come back) or with ldmatrix .x4 over the whole tile (each half where stmatrix_destination puts it,
+// unwritten quadrants 0).
+void check_stmatrix(int count, bool trans, bool whole_tile) {
+  const int grid = 3;
+  std::vector<std::uint32_t> in(grid * 128);
+  for (std::size_t k = 0; k < in.size(); ++k) in[k] = static_cast<std::uint32_t>(2 * k) | static_cast<std::uint32_t>(2 * k + 1) << 16;
+  std::uint32_t* d_in = upload(in);
+  std::uint32_t* d_out = upload(std::vector<std::uint32_t>(grid * 128, 0xFFFFFFFFu));
+  gpu::kernel_args a;
+  a.pointer[0] = d_in;
+  a.pointer[1] = d_out;
+  a.bytes[0] = static_cast<index_t>(in.size() * 4);
+  a.bytes[1] = static_cast<index_t>(grid * 128 * 4);
+  a.slots = 2;
+  a.lds_bytes = 512;
+  gpu::stmatrix_write_kernel<<<grid, 32, 512>>>(a, count, trans, whole_tile);
+  TILESIM_HIP_CHECK(hipGetLastError());
+  TILESIM_HIP_CHECK(hipDeviceSynchronize());
+  const std::vector<std::uint32_t> out = download(d_out, grid * 128);
+  char what[48];
+  std::snprintf(what, sizeof what, "stmatrix .x%d%s, %s", count, trans ? ".trans" : "", whole_tile ? "whole tile" : "round trip");
+  for (int b = 0; b < grid; ++b) {
+    std::uint16_t tile[256] = {};  // through the rules: matrix i is quadrant (8 (i % 2), 8 (i / 2))
+    for (int t = 0; t < 32; ++t)
+      for (int i = 0; i < count; ++i)
+        for (int half = 0; half < 2; ++half) {
+          const ldmatrix_element e = stmatrix_destination(t, i, half, trans);
+          tile[(8 * (i % 2) + e.row_lane % 8) * 16 + 8 * (i / 2) + e.element] =
+              static_cast<std::uint16_t>(in[static_cast<std::size_t>((b * 32 + t) * 4 + i)] >> (16 * half));
+        }
+    for (int t = 0; t < 32; ++t)
+      for (int i = 0; i < 4; ++i) {
+        std::uint32_t want = 0;
+        if (!whole_tile) {
+          want = i < count ? in[static_cast<std::size_t>((b * 32 + t) * 4 + i)] : 0;
+        } else {
+          for (int half = 0; half < 2; ++half) {
+            const ldmatrix_element e = ldmatrix_source(t, i, half, false);
+            want |= std::uint32_t{tile[(8 * (i % 2) + e.row_lane % 8) * 16 + 8 * (i / 2) + e.element]} << (16 * half);
+          }
+        }
+        const std::size_t at = static_cast<std::size_t>((b * 32 + t) * 4 + i);
+        expect(what, at, out[at], want);
+      }
+  }
+  TILESIM_HIP_CHECK(hipFree(d_in));
+  TILESIM_HIP_CHECK(hipFree(d_out));
+  std::printf("%s: %d tiles checked\n", what, grid);
+}
+
 // mma_tile: D = A * B + C with integer-valued fp16 inputs (exact in fp32), against the rules' positions; with
 // bf16, integers times powers of two up to 2^20 (exact in bfloat16, beyond fp16's range: the bf16 reading shows).
 void check_mma(bool bf16) {
@@ -189,6 +242,9 @@ int main() {
     check_warp_scan();
     check_ldmatrix(false);
     check_ldmatrix(true);
+    for (int count : {1, 2, 4})
+      for (bool trans : {false, true})
+        for (bool whole_tile : {false, true}) check_stmatrix(count, trans, whole_tile);
     check_mma(false);
     check_mma(true);
   } catch (const std::exception& e) {

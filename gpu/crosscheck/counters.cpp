@@ -98,7 +98,7 @@ counters predicted_counters(const sim::program_report& report) {
         c.instructions_ldgsts += i.instances;
       }
     } else if (i.space == sim::memory_space::lds) {
-      if (i.matrix_load) {
+      if (i.matrix_access && ld) {  // ldmatrix (an stmatrix is not counted apart yet: op_st)
         c.lds_wavefronts_ldsm += i.wavefronts;
         c.lds_instructions_ldsm += i.instances;
       } else {

@@ -15,7 +15,7 @@
 //   sectors     "L2 Theoretical Sectors Global" (and "... Excessive"): 32-byte global sectors, summed
 // and the memory class its opcode names (classify_sass):
 //   LDS / STS [.U8 .S8 .U16 .S16 .64 .128]   lds load / store of 1, 2, 4 (no suffix), 8, 16 bytes per lane
-//   LDSM.16.M88.N                            lds load of ldmatrix rows, 16 bytes (the simulator's matrix_load)
+//   LDSM.16.M88.N                            lds load of ldmatrix rows, 16 bytes (the simulator's matrix_access load)
 //   LDG / STG [.E ...]                       global load / store, width from the same suffixes
 //   LDGSTS[.E.BYPASS].128                    a cp.async, global to LDS (the simulator's async_copy)
 //   ATOMS / ATOMG / ATOM / RED               atomics (op atomic)

@@ -32,7 +32,7 @@ sass_class class_of(const sim::wave_instruction& i) {
   c.space = i.access.space == sim::memory_space::lds ? sass_space::lds : sass_space::global;
   c.op = i.atomic ? sass_op::atomic : i.access.kind == sim::access_kind::load ? sass_op::load : sass_op::store;
   c.width = i.access.width;
-  c.matrix = i.matrix_load;
+  c.matrix = i.matrix_access && i.access.kind == sim::access_kind::load;  // ldmatrix (LDSM); stmatrix: a store
   if (i.async_copy) {  // one LDGSTS: its LDS landing is the same instruction as its global read
     c.space = sass_space::global;
     c.op = sass_op::load;

@@ -209,6 +209,35 @@ class device_context {
     return f;
   }
 
+  // stmatrix (kernel/model/stmatrix.hpp): one stmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared.b16; sm90 only.
+  // It writes shared memory the compiler cannot see through the asm, hence the "memory" clobber.
+  template <int Count, bool Trans, class B>
+  __device__ __forceinline__ void stmatrix(const B& lds, index_t offset, const stmatrix_fragment<Count>& f) const {
+    static_assert(sizeof(typename B::value_type) == 2, "stmatrix: elements are 16 bits");
+#if defined(__HIPCC__)
+    static_assert(Count < 0, "stmatrix is an NVIDIA instruction; on AMD store MFMA results with per-lane stores");
+    (void)lds, (void)offset, (void)f;
+#else
+    const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(lds.data + offset));
+    if constexpr (Count == 1 && !Trans)
+      asm volatile("stmatrix.sync.aligned.m8n8.x1.shared.b16 [%0], {%1};" ::"r"(address), "r"(f.r[0]) : "memory");
+    else if constexpr (Count == 1)
+      asm volatile("stmatrix.sync.aligned.m8n8.x1.trans.shared.b16 [%0], {%1};" ::"r"(address), "r"(f.r[0]) : "memory");
+    else if constexpr (Count == 2 && !Trans)
+      asm volatile("stmatrix.sync.aligned.m8n8.x2.shared.b16 [%0], {%1, %2};" ::"r"(address), "r"(f.r[0]), "r"(f.r[1])
+                   : "memory");
+    else if constexpr (Count == 2)
+      asm volatile("stmatrix.sync.aligned.m8n8.x2.trans.shared.b16 [%0], {%1, %2};" ::"r"(address), "r"(f.r[0]),
+                   "r"(f.r[1]) : "memory");
+    else if constexpr (!Trans)
+      asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" ::"r"(address), "r"(f.r[0]),
+                   "r"(f.r[1]), "r"(f.r[2]), "r"(f.r[3]) : "memory");
+    else
+      asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %2, %3, %4};" ::"r"(address), "r"(f.r[0]),
+                   "r"(f.r[1]), "r"(f.r[2]), "r"(f.r[3]) : "memory");
+#endif
+  }
+
 #if !defined(__HIPCC__)
   // cp.async (kernel/model/async_copy.hpp): cp.async.cg (16 bytes, L1 bypassed) or .ca (4, 8 bytes) on sm80 and
   // later; an older arch loads and stores (the copy lands at once). AMD has no member: the model's plain copy.

@@ -21,6 +21,7 @@
 //   shuffle_xor(ctx, v, mask)    a warp shuffle (also _index, _up, _down; shuffle.hpp): every lane of the wave
 //                                takes part; one SHFL / ds_bpermute on a GPU
 //   ldmatrix<4>(ctx, lds, off)   sm90's ldmatrix (ldmatrix.hpp): 8x8 b16 matrices into mma operand registers
+//   stmatrix<4>(ctx, lds, off, f)  sm90's stmatrix (stmatrix.hpp): the same registers back to 8x8 matrices in LDS
 //   mma_m16n8k16(ctx, a, b, c)   sm90's mma.sync m16n8k16 fp16 -> fp32 (mma.hpp); mma_m16n8k16_bf16: bf16 -> fp32
 //   mfma_32x32x8_f16(ctx, a, b, c), mfma_16x16x16_f16   gfx9's MFMA fp16 -> fp32 over a wave of 64 (mfma.hpp)
 //   async_copy<N>(ctx, lds, i, global, j), async_commit(ctx), async_wait<K>(ctx)   cp.async and its groups
@@ -69,6 +70,7 @@
 #include "kernel/model/mfma.hpp"
 #include "kernel/model/mma.hpp"
 #include "kernel/model/shuffle.hpp"
+#include "kernel/model/stmatrix.hpp"
 #include "spec/window/tensor_view.hpp"
 
 namespace tilesim {
@@ -200,6 +202,14 @@ TILESIM_HOST_DEVICE T shuffle_down(Ctx& ctx, const T& v, index_t delta) {
 template <int Count, bool Trans = false, class Ctx, element_buffer B>
 TILESIM_HOST_DEVICE ldmatrix_fragment<Count> ldmatrix(Ctx& ctx, const B& lds, index_t row_offset) {
   return ctx.template ldmatrix<Count, Trans>(lds, row_offset);
+}
+
+// stmatrix (sm90; stmatrix.hpp): Count 8x8 matrices of 16-bit elements to LDS from every lane's registers; lane
+// 8i + r passes the element offset of row r of matrix i (the others' offsets are ignored); every lane supplies f.
+// stmatrix<4>(ctx, lds, row * 64 + n0, f) stores what ldmatrix<4>(ctx, lds, row * 64 + n0) would read back.
+template <int Count, bool Trans = false, class Ctx, element_buffer B>
+TILESIM_HOST_DEVICE void stmatrix(Ctx& ctx, const B& lds, index_t row_offset, const stmatrix_fragment<Count>& f) {
+  ctx.template stmatrix<Count, Trans>(lds, row_offset, f);
 }
 
 // mma.sync m16n8k16 (sm90; mma.hpp): D = A * B + C, fp16 A and B, fp32 C and D, in the warp's registers.

@@ -66,6 +66,13 @@ struct lds_phase_rule {
   lds_empty_phases empty_phases = lds_empty_phases::one_clock_each;
 };
 
+// How an 8x8 matrix instruction (ldmatrix, stmatrix: wave_access::matrix_access) is served: each matrix (8 lanes'
+// 16-byte rows) its own phase, never merged with another (sim/models/lds_banks.hpp). Empty evidence: the arch has no
+// such instruction.
+struct matrix_phase_rule {
+  std::array<std::string_view, 2> evidence;  // index 0 load (ldmatrix), 1 store (stmatrix)
+};
+
 // Steady-state cost of LDS instructions repeated back to back by many waves of one block (lds_timing.hpp).
 //   cycles = max(floor[kind], slope[kind] * pipe_slots + intercept[kind] + packed_extra (sm90 paired loads),
 //                port cycles (AMD))
@@ -166,6 +173,7 @@ struct arch_table {
   int banks = 32;                // physical 4-byte LDS banks
   int bank_bytes = 4;
   std::vector<lds_phase_rule> lds_rules;
+  matrix_phase_rule matrix_phases;
   lds_timing_constants lds_timing;
   int sector_bytes = 32;         // global memory: the unit `tilesim global` counts
   int line_bytes = 128;

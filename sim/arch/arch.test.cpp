@@ -120,3 +120,14 @@ TEST_CASE("guard rules: sm90 masks invalid global loads and skips empty warp ins
   CHECK(l.invalid_global_loads_issue);
   CHECK(l.empty_instructions_issue);
 }
+
+TEST_CASE("8x8 matrix instructions: sm90 says where ldmatrix's phases come from and that stmatrix's mirror them; AMD has none") {
+  const arch_table& sm90 = arch_named("sm90");
+  CHECK(std::string(sm90.matrix_phases.evidence[0]).find("measured (H200, h200-ldmatrix-phases.tsv)") == 0);
+  CHECK_FALSE(sm90.matrix_phases.evidence[1].empty());  // "assumed, ..." or, once recorded, "measured ..."
+  for (const char* amd : {"gfx90a", "gfx942", "gfx950"}) {
+    CAPTURE(amd);
+    CHECK(arch_named(amd).matrix_phases.evidence[0].empty());
+    CHECK(arch_named(amd).matrix_phases.evidence[1].empty());
+  }
+}

@@ -39,6 +39,11 @@ const arch_table& sm90_table() {
     // H: h200-calibration (866 lines): a phase with no active lane costs a clock only when the other phases
     // need fewer clocks than there are phases (LDS.128 lanes 0-3 at stride 128: 4, not 4 + 3).
     for (lds_phase_rule& r : a.lds_rules) r.empty_phases = lds_empty_phases::fill_to_phases;
+    // ldmatrix / stmatrix: each 8x8 matrix its own phase, phases never merge (lds_banks.hpp).
+    a.matrix_phases.evidence = {
+        "measured (H200, h200-ldmatrix-phases.tsv): ldmatrix.x1/x2/x4, each 8x8 matrix its own phase, never merged",
+        "assumed, mirrors ldmatrix's measurement: stmatrix's 8x8 matrices each their own phase (to be measured: "
+        "gpu/calibrate/stmatrix_phase_probe.cu, h200-stmatrix-phases.tsv)"};
 
     lds_timing_constants& t = a.lds_timing;
     // One wavefront (128 B) per clock per SM: R 1.7 ("128 bytes/cycle") and H: 32 warps repeating a

@@ -22,7 +22,7 @@ element_range access_recorder::record_any(const buffer_ref& b, access_kind kind,
   a.kind = kind;
   a.space = b.space;
   a.atomic = atomic;
-  a.matrix_load = matrix_load_;
+  a.matrix_access = matrix_access_;
   a.guarded = guarded_;
   a.async_copy = async_copy_;
   a.width = static_cast<std::uint32_t>(std::min<index_t>(followed ? n * eb : max_elements,

@@ -144,7 +144,7 @@ class access_recorder {
     a.space = b.space;
     a.valid = a.active = true;
     a.atomic = atomic;
-    a.matrix_load = matrix_load_;
+    a.matrix_access = matrix_access_;
     a.guarded = guarded_;
     a.async_copy = async_copy_;
     a.alu_before = pending_alu_;
@@ -189,7 +189,7 @@ class access_recorder {
   int block_ = 0, thread_ = 0, wave_ = 0, lane_ = 0;
   int label_ = 0;
   int interval_ = 0;
-  bool matrix_load_ = false;  // the access being recorded is an ldmatrix row
+  bool matrix_access_ = false;  // the access being recorded is an ldmatrix or stmatrix row
   bool guarded_ = false;      // the accesses being recorded are a tile store through a padded descriptor
   bool async_copy_ = false;   // the access being recorded is a cp.async's global read or LDS landing
 };

@@ -82,11 +82,11 @@ struct piece_key {
   std::int32_t label = 0;
   std::uint32_t width = 0;  // the whole access's
   int kind = 0, space = 0;
-  bool atomic = false, matrix_load = false, guarded = false, async_copy = false;
+  bool atomic = false, matrix_access = false, guarded = false, async_copy = false;
   std::uint64_t occurrence = 0;
   std::uint32_t piece = 0;
   auto tied() const {
-    return std::tuple(reinterpret_cast<std::uintptr_t>(file), line, label, width, kind, space, atomic, matrix_load,
+    return std::tuple(reinterpret_cast<std::uintptr_t>(file), line, label, width, kind, space, atomic, matrix_access,
                       guarded, async_copy, occurrence, piece);
   }
   bool operator<(const piece_key& o) const { return tied() < o.tied(); }
@@ -129,7 +129,7 @@ void group_interval(const std::vector<std::span<const lane_access>>& threads, in
       for (std::size_t i = 0; i < acc.size(); ++i) {
         const lane_access& a = acc[i];
         piece_key k{a.site.file, a.site.line, a.label, a.width, static_cast<int>(a.kind), static_cast<int>(a.space),
-                    a.atomic, a.matrix_load, a.guarded, a.async_copy, 0, 0};
+                    a.atomic, a.matrix_access, a.guarded, a.async_copy, 0, 0};
         const std::uint64_t occurrence = seen[k]++;
         for (std::uint32_t p = 0; p < pieces(a, split_bytes); ++p) {
           piece_key kp = k;
@@ -228,8 +228,8 @@ void group_interval(const std::vector<std::span<const lane_access>>& threads, in
       ins.position = position;
       ins.buffer = r0.buffer;
       ins.atomic = r0.atomic;
-      ins.matrix_load = r0.matrix_load;
-      ins.access.matrix_load = r0.matrix_load;  // priced as ldmatrix phases (sim/models/lds_banks.hpp)
+      ins.matrix_access = r0.matrix_access;
+      ins.access.matrix_access = r0.matrix_access;  // priced as 8x8 matrix phases (sim/models/lds_banks.hpp)
       ins.guarded = r0.guarded;
       ins.async_copy = r0.async_copy;
       bool any_active = false;

@@ -2,7 +2,7 @@
 //
 // DEFINITION. Within one barrier interval, a wave's lanes execute an instruction together when they make the
 // same access at the same point of their paths: its site (the program's call, lane_access.hpp), label, kind,
-// space, width, atomicity and matrix_load, for the same time. A lane's accesses are numbered per such key: its
+// space, width, atomicity and matrix_access, for the same time. A lane's accesses are numbered per such key: its
 // occurrence is how many accesses with that key the lane made before in the interval. One wave-level instruction
 // (a sim::wave_access) is made per (key, occurrence) that some lane reached; each lane shows the address of its
 // access there, or no_address when it made none (its path went elsewhere) or its access was masked (an invalid LDS

@@ -3,6 +3,7 @@
 // wide accesses split; masked lanes show no_address.
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <vector>
 
 #include "sim/engine/engine.hpp"
@@ -249,4 +250,30 @@ TEST_CASE("buffer: an instruction whose lanes use two global buffers has buffer 
   const wave_instruction& i = r.workgroups[0].waves[0].instructions.at(0);
   CHECK(i.buffer == -1);
   CHECK(i.access.address == std::vector<address_t>{0, 4, 256 + 8, 256 + 12});  // buffer b's base is 256
+}
+
+TEST_CASE("grouping: an stmatrix .x2 is one 16-byte LDS store of lanes 0-15's rows, flagged (and priced) as a matrix access") {
+  const run_result r = run({.block = 32, .wave_size = 32}, global_memory{}, [](thread_context& ctx) {
+    auto lds = ctx.lds<std::uint16_t>(512);
+    stmatrix_fragment<2> f;
+    f.r[0] = f.r[1] = static_cast<std::uint32_t>(ctx.lane());
+    ctx.label("stsm");
+    stmatrix<2>(ctx, lds, ctx.lane() * 8, f);  // row r of matrix i at lane 8i + r: 16 bytes per lane
+    ctx.label("sts");
+    std::uint16_t v[8] = {};
+    store_vector<8>(lds, 256 + ctx.lane() * 8, v, true);
+  });
+  REQUIRE(r.workgroups[0].waves.size() == 1);
+  const std::vector<wave_instruction>& ins = r.workgroups[0].waves[0].instructions;
+  REQUIRE(ins.size() == 2);
+  CHECK(ins[0].access.label == "stsm");
+  CHECK(ins[0].access.kind == access_kind::store);
+  CHECK(ins[0].access.width == 16);
+  CHECK(ins[0].access.address == strided(16, 16, 32));  // lanes 16-31 give no address
+  CHECK(ins[0].matrix_access);
+  CHECK(ins[0].access.matrix_access);  // what sim/models/lds_banks prices per 8x8 matrix
+  CHECK(ins[1].access.label == "sts");
+  CHECK_FALSE(ins[1].matrix_access);
+  CHECK_FALSE(ins[1].access.matrix_access);
+  CHECK(r.clean());
 }

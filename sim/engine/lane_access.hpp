@@ -69,7 +69,7 @@ struct lane_access {
   bool valid = false;              // the program's guard held (the access was not marked invalid)
   bool active = false;             // shows an address in its wave instruction
   bool atomic = false;             // an add (read-modify-write, atomic on the GPU)
-  bool matrix_load = false;        // an ldmatrix row (Nsight Compute counts these as op_ldsm, not op_ld)
+  bool matrix_access = false;      // an ldmatrix row (Nsight Compute counts these as op_ldsm, not op_ld) or stmatrix row
   bool guarded = false;            // a tile store through a descriptor with a pad: its guard is checked at run time
   bool async_copy = false;         // a cp.async: its global read, or its LDS write landing (one LDGSTS on sm90)
   alu_work alu_before;             // arithmetic the thread stated since its previous access of the interval

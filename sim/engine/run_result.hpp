@@ -33,7 +33,7 @@ struct wave_instruction {
   int position = 0;    // its index among the wave's instructions of that interval
   int buffer = 0;      // global slot or LDS allocation of the first active lane; -1 when lanes differ
   bool atomic = false; // an add (read-modify-write)
-  bool matrix_load = false;  // ldmatrix rows (Nsight Compute: op_ldsm)
+  bool matrix_access = false;  // ldmatrix rows (Nsight Compute: op_ldsm) or stmatrix rows (a store)
   bool guarded = false;      // a tile store whose guard (a pad's validity) the kernel checks at run time
   bool async_copy = false;   // a cp.async's global read, or its LDS write landing at a wait (sm90: one LDGSTS)
   alu_work alu_before; // arithmetic before it: the most any of its lanes stated since their previous access

@@ -99,6 +99,19 @@ void thread_context::collect_matrix(const std::uint32_t* row, int matrices, bool
   for (int i = 0; i < matrices; ++i) out[i] = shuffle_.words[i];
 }
 
+void thread_context::scatter_matrix(const std::uint32_t* registers, int matrices, bool trans, std::uint32_t* row) {
+  if (cancelled_) throw detail::fiber_cancelled{};
+  shuffle_ = {};
+  shuffle_.matrices = matrices;
+  shuffle_.trans = trans;
+  shuffle_.matrix_store = true;
+  for (int i = 0; i < matrices; ++i) shuffle_.words[i] = registers[i];
+  status_ = status::at_shuffle;
+  state_->fibers->suspend();
+  if (cancelled_) throw detail::fiber_cancelled{};
+  for (int k = 0; k < 4; ++k) row[k] = shuffle_.row[k];
+}
+
 detail::window_memo& thread_context::window_memo() {
   state_->windows.enter(state_->block);
   return state_->windows;

@@ -30,6 +30,7 @@
 #include "kernel/model/mfma.hpp"
 #include "kernel/model/mma.hpp"
 #include "kernel/model/shuffle.hpp"
+#include "kernel/model/stmatrix.hpp"
 #include "sim/engine/recording_buffer.hpp"
 #include "sim/engine/shared_value.hpp"
 #include "sim/engine/type_key.hpp"
@@ -93,14 +94,32 @@ class thread_context : public access_recorder {
     std::uint32_t row[4] = {};
     if (lane_ < 8 * Count) {
       typename B::value_type v[8] = {};
-      matrix_load_ = true;
+      matrix_access_ = true;
       lds.load(offset, 8, v, true, file, line);
-      matrix_load_ = false;
+      matrix_access_ = false;
       std::memcpy(row, v, 16);
     }
     ldmatrix_fragment<Count> f;
     collect_matrix(row, Count, Trans, f.r);
     return f;
+  }
+
+  // stmatrix (stmatrix.hpp): parks until the wave has arrived and each address lane (below 8 Count) has its row
+  // from the lanes' registers, then stores it (8 elements at `offset`, one recorded 16-byte access at the
+  // caller's line).
+  template <int Count, bool Trans, class B>
+  void stmatrix(const B& lds, index_t offset, const stmatrix_fragment<Count>& f, const char* file = __builtin_FILE(),
+                int line = __builtin_LINE()) {
+    static_assert(sizeof(typename B::value_type) == 2, "stmatrix: elements are 16 bits");
+    std::uint32_t row[4] = {};
+    scatter_matrix(f.r, Count, Trans, row);
+    if (lane_ < 8 * Count) {
+      typename B::value_type v[8];
+      std::memcpy(v, row, 16);
+      matrix_access_ = true;
+      lds.store(offset, 8, v, true, file, line);
+      matrix_access_ = false;
+    }
   }
 
   // mma.sync m16n8k16 (mma.hpp): parks until the whole wave has arrived; returns this lane's part of D.
@@ -169,10 +188,11 @@ class thread_context : public access_recorder {
     index_t operand = 0;
     int bytes = 4;
     std::uint64_t result = 0;
-    int matrices = 0;              // > 0: an ldmatrix of this many matrices (kind, value, operand unused)
+    int matrices = 0;              // > 0: an ldmatrix (stmatrix) of this many matrices (kind, value, operand unused)
     bool trans = false;
-    std::uint32_t row[4] = {};     // ldmatrix: this lane's row (8 x 16 bits)
-    std::uint32_t words[16] = {};  // ldmatrix: the registers it receives; mma, MFMA: D's floats
+    bool matrix_store = false;     // with matrices: an stmatrix
+    std::uint32_t row[4] = {};     // ldmatrix: this lane's row (8 x 16 bits); stmatrix: the row it receives
+    std::uint32_t words[16] = {};  // ldmatrix: the registers it receives; stmatrix: those it supplies; mma, MFMA: D
     bool mma = false;              // an mma.sync m16n8k16: row = A's 4 registers, b = B's 2, c = C's 4 floats
     bool bf16 = false;             // mma: A and B are bfloat16 (else fp16)
     mfma_shape mfma = mfma_shape::none;  // an MFMA: row = A's 2 registers, b = B's 2, c = C's 16 or 4 floats
@@ -181,6 +201,7 @@ class thread_context : public access_recorder {
   };
   std::uint64_t exchange(shuffle_kind kind, std::uint64_t value, index_t operand, int bytes);
   void collect_matrix(const std::uint32_t* row, int matrices, bool trans, std::uint32_t* out);
+  void scatter_matrix(const std::uint32_t* registers, int matrices, bool trans, std::uint32_t* row);
   mma_m16n8k16_c exchange_mma(const mma_m16n8k16_a& a, const mma_m16n8k16_b& b, const mma_m16n8k16_c& c, bool bf16);
   void exchange_mfma(mfma_shape shape, const mfma_f16_operand& a, const mfma_f16_operand& b, const float* c, float* d);
   using name_function = std::string (*)();

@@ -157,8 +157,8 @@ void wave_grouper::issue(std::uint32_t r, std::uint32_t position, int interval, 
   ins.position = static_cast<int>(position);
   ins.buffer = row.buffer;
   ins.atomic = sig.atomic;
-  ins.matrix_load = sig.matrix_load;
-  ins.access.matrix_load = sig.matrix_load;  // priced as ldmatrix phases (sim/models/lds_banks.hpp)
+  ins.matrix_access = sig.matrix_access;
+  ins.access.matrix_access = sig.matrix_access;  // priced as 8x8 matrix phases (sim/models/lds_banks.hpp)
   ins.guarded = sig.guarded;
   ins.async_copy = sig.async_copy;
   for (int op = 0; op < alu_op_count; ++op) ins.alu_before[op] = row.alu[op] + carried[op];

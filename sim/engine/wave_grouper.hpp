@@ -53,7 +53,7 @@ class wave_grouper {
   // the access just built would stall on store forwarding).
   template <class AddressOf>
   [[gnu::always_inline]] void add_run(int lane, const lane_access& a, std::size_t count, AddressOf&& address_of) {
-    const key k{a.site.file, a.site.line, {a.label, a.width, a.kind, a.space, a.atomic, a.matrix_load, a.guarded, a.async_copy}};
+    const key k{a.site.file, a.site.line, {a.label, a.width, a.kind, a.space, a.atomic, a.matrix_access, a.guarded, a.async_copy}};
     slot& s = slots_[slot_of(lane, k)];
     std::vector<std::uint32_t>& chain = chains_[static_cast<std::size_t>(lane)];
     std::uint32_t& occurrence = s.occurrence[static_cast<std::size_t>(lane)];
@@ -96,11 +96,11 @@ class wave_grouper {
     std::uint32_t width = 0;
     access_kind kind = access_kind::load;
     memory_space space = memory_space::lds;
-    bool atomic = false, matrix_load = false, guarded = false, async_copy = false;
+    bool atomic = false, matrix_access = false, guarded = false, async_copy = false;
     // Every field equal; all compared, without a branch per field.
     bool operator==(const signature& o) const {
       return (label == o.label) & (width == o.width) & (kind == o.kind) & (space == o.space) & (atomic == o.atomic) &
-             (matrix_load == o.matrix_load) & (guarded == o.guarded) & (async_copy == o.async_copy);
+             (matrix_access == o.matrix_access) & (guarded == o.guarded) & (async_copy == o.async_copy);
     }
   };
   // Lanes making accesses of one key execute one instruction per occurrence.

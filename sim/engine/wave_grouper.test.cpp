@@ -29,7 +29,8 @@ std::string text_of(const grouping& g) {
     for (const wave_instruction& i : w.instructions) {
       s += "  " + std::to_string(i.interval) + ":" + std::to_string(i.position) + " '" + i.access.label + "' " +
            kind_name(i.access.kind) + " " + space_name(i.access.space) + " w" + std::to_string(i.access.width) + " b" +
-           std::to_string(i.buffer) + (i.atomic ? " atomic" : "") + (i.matrix_load ? " matrix" : "") + " alu " +
+           std::to_string(i.buffer) + (i.atomic ? " atomic" : "") + (i.matrix_access ? " matrix" : "") +
+           (i.access.matrix_access ? " priced-as-matrix" : "") + " alu " +
            alu(i.alu_before) + " @";
       for (address_t a : i.access.address) s += " " + (a == no_address ? std::string("-") : std::to_string(a));
       s += "\n";
@@ -69,7 +70,7 @@ lane_access random_access(std::mt19937& rng, const lane_access& templ, double ag
     a.kind = pick(2) ? access_kind::store : access_kind::load;
     a.space = pick(2) ? memory_space::global : memory_space::lds;
     a.atomic = pick(5) == 0;
-    a.matrix_load = pick(6) == 0;
+    a.matrix_access = pick(6) == 0;
     a.buffer = pick(2);
     static const char* const files[] = {"a.cpp", "b.cpp"};
     a.site = {files[pick(2)], pick(3)};

@@ -266,7 +266,7 @@ class block_runner {
       for (int t : at) {
         const thread_context::shuffle_slot& s = thread(t).shuffle_;
         if (s.kind != s0.kind || s.bytes != s0.bytes || s.matrices != s0.matrices || s.trans != s0.trans || s.mma != s0.mma || s.bf16 != s0.bf16 ||
-            s.mfma != s0.mfma)
+            s.mfma != s0.mfma || s.matrix_store != s0.matrix_store)
           other_kind.push_back(t);
       }
       if (!elsewhere.empty() || !other_kind.empty()) fail_divergent_shuffle(first / config_.wave_size, at, elsewhere, other_kind);
@@ -276,7 +276,7 @@ class block_runner {
           throw run_error(run_error::reason::divergent_shuffle, state_.block, at,
                           "tilesim: block " + std::to_string(state_.block) + " wave " +
                               std::to_string(first / config_.wave_size) +
-                              ": " + (s0.mma ? "mma.sync" : "ldmatrix") +
+                              ": " + (s0.mma ? "mma.sync" : s0.matrix_store ? "stmatrix" : "ldmatrix") +
                               " needs a whole wave of 32 lanes (wave size " + std::to_string(config_.wave_size) +
                               ", lanes in this wave " + std::to_string(last - first) + ")");
         }
@@ -335,6 +335,19 @@ class block_runner {
         any = true;
         continue;
       }
+      if (s0.matrices > 0 && s0.matrix_store) {  // stmatrix: each row lane's row from the registers (stmatrix.hpp)
+        for (int t : at)
+          for (int i = 0; i < s0.matrices; ++i)
+            for (int half = 0; half < 2; ++half) {
+              const ldmatrix_element e = stmatrix_destination(t - first, i, half, s0.trans);
+              std::uint32_t& word = thread(first + e.row_lane).shuffle_.row[e.element / 2];
+              const int shift = 16 * (e.element % 2);
+              word = (word & ~(0xffffu << shift)) | ((thread(t).shuffle_.words[i] >> (16 * half)) & 0xffffu) << shift;
+            }
+        for (int t : at) thread(t).status_ = st::runnable;
+        any = true;
+        continue;
+      }
       if (s0.matrices > 0) {  // ldmatrix: each lane's registers from the row lanes (ldmatrix.hpp)
         for (int t : at)
           for (int i = 0; i < s0.matrices; ++i) {
@@ -376,7 +389,9 @@ class block_runner {
     if (s.mma) return s.bf16 ? "an mma.sync m16n8k16 (bf16)" : "an mma.sync m16n8k16";
     if (s.mfma == mfma_shape::f32_32x32x8_f16) return "a v_mfma_f32_32x32x8_f16";
     if (s.mfma == mfma_shape::f32_16x16x16_f16) return "a v_mfma_f32_16x16x16_f16";
-    if (s.matrices > 0) return "an ldmatrix .x" + std::to_string(s.matrices) + (s.trans ? ".trans" : "");
+    if (s.matrices > 0)
+      return std::string(s.matrix_store ? "an stmatrix" : "an ldmatrix") + " .x" + std::to_string(s.matrices) +
+             (s.trans ? ".trans" : "");
     return "a " + std::to_string(s.bytes) + "-byte " + shuffle_name(s.kind) + " shuffle";
   }
 

@@ -166,7 +166,7 @@ lds_cost price(const arch_table& arch, const wave_access& access, OnServed&& on_
 
   // ldmatrix serves each 8x8 matrix (8 lanes' rows) in its own phase, and those never merge: an ldmatrix.x4 whose
   // lanes all name one row is 4 wavefronts where LDS.128's pairs make 2 (data/calibration/h200-ldmatrix-phases.tsv).
-  const lds_merge merge = access.matrix_load ? lds_merge::none : rule.merge;
+  const lds_merge merge = access.matrix_access ? lds_merge::none : rule.merge;
   if (merge == lds_merge::none) {
     for (int p = 0; p < phases; ++p) count_plain(p);
     hardware_plain();

@@ -30,9 +30,12 @@
 // The hardware view is what the l1tex__data_pipe_lsu_wavefronts / l1tex__data_bank_conflicts counters and
 // the measured time follow; the counted view is what Nsight's per-instruction (smsp__sass_*) metric shows.
 // On every other arch, and for every other sm90 instruction, the two views are equal. An ldmatrix (an access
-// with matrix_load) never merges: each 8x8 matrix is its own phase (lanes 8k .. 8k+7 give its rows), so an
+// with matrix_access) never merges: each 8x8 matrix is its own phase (lanes 8k .. 8k+7 give its rows), so an
 // ldmatrix.x4 whose 32 lanes name one row costs 4 wavefronts, .x2 2, where an LDS.128 at the same addresses
 // costs 2 (measured on an H200: data/calibration/h200-ldmatrix-phases.tsv, replayed by lds_banks.test.cpp).
+// An stmatrix (a store with matrix_access) is priced the same way, per 8x8 matrix phase, which for a store is
+// what STS.128 at its row addresses costs (stores never merge): assumed, mirroring ldmatrix's measurement, until
+// gpu/calibrate/stmatrix_phase_probe.cu is recorded (arch_table::matrix_phases says which).
 //
 //   passes          bank passes (hardware view)
 //   bank_conflicts  passes - phases with active lanes (hardware view; = l1tex__data_bank_conflicts on sm90)

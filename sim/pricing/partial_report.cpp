@@ -42,7 +42,7 @@ access_kind kind_of(const json_value& v) {
 std::string row_json(const std::string& key, const part_row& r) {
   return "{\"key\": " + q(key) + ", \"label\": " + q(r.label) + ", \"barrier\": " + (r.barrier ? "true" : "false") +
          ", \"kind\": \"" + kind_word(r.kind) + "\", \"space\": \"" + space_word(r.space) + "\", \"width\": " + n(r.width) +
-         ", \"matrix_load\": " + (r.matrix_load ? "true" : "false") + (r.async_copy ? ", \"async_copy\": true" : "") +
+         ", \"matrix_load\": " + (r.matrix_access ? "true" : "false") + (r.async_copy ? ", \"async_copy\": true" : "") +
          ", \"interval\": " + n(r.interval) +
          ", \"position\": " + n(r.position) + ", \"first\": [" + n(r.first.first) + ", " + n(r.first.second) +
          "], \"instances\": " + n(r.instances) + ", \"wavefronts\": " + n(r.wavefronts) + ", \"ideal\": " + n(r.ideal) +
@@ -60,7 +60,7 @@ part_row row_of(const json_value& v) {
   r.kind = kind_of(v["kind"]);
   r.space = space_of(v["space"]);
   r.width = static_cast<int>(v["width"].integer());
-  r.matrix_load = v["matrix_load"].boolean();
+  r.matrix_access = v["matrix_load"].boolean();
   r.async_copy = v.get("async_copy") && v["async_copy"].boolean();
   r.interval = static_cast<int>(v["interval"].integer());
   r.position = static_cast<int>(v["position"].integer());
@@ -161,7 +161,7 @@ std::string to_json(const partial_report& p) {
          space_word(r.worst_lds.space) + "\", \"width\": " + n(r.worst_lds.width) + ", \"address\": [";
     for (std::size_t k = 0; k < r.worst_lds.address.size(); ++k)
       s += (k ? ", " : "") + (r.worst_lds.address[k] == no_address ? std::string("-1") : std::to_string(r.worst_lds.address[k]));
-    s += std::string("]") + (r.worst_lds.matrix_load ? ", \"matrix_load\": true" : "") + "}";  // an ldmatrix: priced so
+    s += std::string("]") + (r.worst_lds.matrix_access ? ", \"matrix_load\": true" : "") + "}";  // ldmatrix/stmatrix (old key)
   }
   s += ",\n  \"rows\": [";
   first = true;
@@ -232,7 +232,7 @@ partial_report parse_partial(const std::string& text) {
       const std::int64_t x = integer_in(a, "worst.address", -1, std::int64_t{1} << 32);
       r.worst_lds.address.push_back(x < 0 ? no_address : static_cast<address_t>(x));
     }
-    r.worst_lds.matrix_load = worst.get("matrix_load") && worst["matrix_load"].boolean();
+    r.worst_lds.matrix_access = worst.get("matrix_load") && worst["matrix_load"].boolean();
   }
   for (const json_value& row : v["rows"].elements()) r.rows[row["key"].string()] = row_of(row);
   for (const json_value& f : v["findings"].elements()) {

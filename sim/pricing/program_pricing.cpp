@@ -73,7 +73,7 @@ void report_part::merge(report_part&& o, int max_reports) {
       r.kind = orow.kind;
       r.space = orow.space;
       r.width = orow.width;
-      r.matrix_load = orow.matrix_load;
+      r.matrix_access = orow.matrix_access;
       r.async_copy = orow.async_copy;
     }
     r.instances += orow.instances;
@@ -204,7 +204,7 @@ program_report finish_report(const arch_table& arch, const residency& res, repor
     ir.kind = pr->kind;
     ir.space = pr->space;
     ir.width = pr->width;
-    ir.matrix_load = pr->matrix_load;
+    ir.matrix_access = pr->matrix_access;
     ir.async_copy = pr->async_copy;
     ir.interval = pr->interval;
     ir.position = pr->position;

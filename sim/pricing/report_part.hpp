@@ -43,7 +43,7 @@ struct part_row {
   access_kind kind = access_kind::load;
   memory_space space = memory_space::lds;
   int width = 0;
-  bool matrix_load = false;
+  bool matrix_access = false;
   bool async_copy = false;  // a cp.async's global read, or (its own row) its LDS landing
   int interval = 0, position = 0;  // of the first instance
   first_seen first{0, 0};

@@ -124,7 +124,7 @@ report_part price_set(const arch_table& arch, const residency& res, long long se
         pr.kind = i->access.kind;
         pr.space = i->access.space;
         pr.width = i->access.width;
-        pr.matrix_load = i->matrix_load;
+        pr.matrix_access = i->matrix_access;
         pr.async_copy = i->async_copy;
       }
     }

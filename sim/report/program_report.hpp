@@ -45,7 +45,7 @@ struct instruction_report {
   access_kind kind = access_kind::load;
   memory_space space = memory_space::lds;
   int width = 0;
-  bool matrix_load = false;        // ldmatrix rows (Nsight Compute counts them as op_ldsm)
+  bool matrix_access = false;      // ldmatrix rows (Nsight Compute counts them as op_ldsm), or stmatrix rows (a store)
   bool async_copy = false;         // cp.async (LDGSTS): its global read, or its LDS landing (Nsight: op_ldgsts)
   int interval = 0, position = 0;  // where its first instance was issued
   int instances = 0;

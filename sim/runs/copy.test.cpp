@@ -298,7 +298,7 @@ TEST_CASE("copy ldmatrix_operand: one ldmatrix.x4 per 16 x 16 sub-tile at the R 
     REQUIRE(ldsm.size() == 2);
     const auto loads = lds_load_addresses(e, w);  // the per-lane read's addresses: the same rows
     for (std::size_t g = 0; g < 2; ++g) {
-      CHECK(ldsm[g]->matrix_load);
+      CHECK(ldsm[g]->matrix_access);
       CHECK(ldsm[g]->access.width == 16);
       CHECK(ldsm[g]->access.address == loads[g]);
     }

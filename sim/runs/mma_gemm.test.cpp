@@ -140,10 +140,10 @@ TEST_CASE("mma gemm: on sm90 row_major's ldmatrix is 4-way (16 wavefronts per x4
         CHECK(i.wavefronts == t.per_instruction * i.instances);
         CHECK(i.ideal == 4 * i.instances);
         CHECK(i.max_ways == t.ways);
-        CHECK(i.matrix_load);  // what Nsight Compute counts as op_ldsm
+        CHECK(i.matrix_access);  // what Nsight Compute counts as op_ldsm
         ++checked;
       } else if (i.label == "A lds store" || i.label == "B lds store") {
-        CHECK_FALSE(i.matrix_load);
+        CHECK_FALSE(i.matrix_access);
         CHECK(i.wavefronts == t.store_factor * i.ideal);
       }
     }
