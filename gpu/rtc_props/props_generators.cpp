@@ -2,8 +2,10 @@
 #include "gpu/rtc_props/props_generators.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 #include <vector>
 
+#include "gpu/rtc_props/kernel_source.hpp"
 #include "gpu/rtc_props/props_program.hpp"
 
 namespace tilesim::gpu::props {
@@ -96,7 +98,9 @@ std::vector<part> dim_parts(index_t lane_part, index_t warp_part, index_t y, boo
 }
 
 // The reader of a rows x cols tile for threads = 32 * warps: its own vector and bit split, R where drawn or forced.
-tile_distribution_encoding gen_reader(index_t rows, index_t cols, index_t wave, index_t warps, index_t max_vector) {
+// rows_only_warps (reduce): the warp bits go to the rows or to R, never to the columns.
+tile_distribution_encoding gen_reader(index_t rows, index_t cols, index_t wave, index_t warps, index_t max_vector,
+                                      bool rows_only_warps = false) {
   index_t vr = 1;
   while (vr * 2 <= max_vector && cols % (vr * 2) == 0) vr *= 2;
   vr = index_t{1} << *rc::gen::inRange(0, log2_of(vr) + 1);
@@ -108,7 +112,7 @@ tile_distribution_encoding gen_reader(index_t rows, index_t cols, index_t wave, 
     for (int b = 0; b < bits[who]; ++b) {
       std::vector<int> targets;
       if (rem_rows % 2 == 0) targets.push_back(0);
-      if (rem_cols % 2 == 0) targets.push_back(1);
+      if (rem_cols % 2 == 0 && !(rows_only_warps && who == 1)) targets.push_back(1);
       if (allow_r || targets.empty()) targets.push_back(2);
       const int t = targets[*rc::gen::inRange<std::size_t>(0, targets.size())];
       split[who][t] *= 2;
@@ -123,7 +127,40 @@ tile_distribution_encoding gen_reader(index_t rows, index_t cols, index_t wave, 
                   r_parts, warps);
 }
 
+// The stencil offsets of a new stencil case (see the header).
+void draw_stencil(props_case& c) {
+  c.stencil_points = *rc::gen::inRange(2, props_max_stencil_points + 1);
+  std::vector<std::pair<index_t, index_t>> pool = {{0, 0}, {-1, 0}, {1, 0}, {0, -1}, {0, 1}};
+  if (*rc::gen::inRange(0, 2) == 1) {
+    for (index_t dr = -2; dr <= 2; ++dr)
+      for (index_t dc = -2; dc <= 2; ++dc)
+        if ((dr != 0 || dc != 0) && std::find(pool.begin(), pool.end(), std::pair{dr, dc}) == pool.end())
+          pool.push_back({dr, dc});
+    pool = shuffled(pool);
+  }
+  for (int k = 0; k < c.stencil_points; ++k) c.stencil_dr[k] = pool[static_cast<std::size_t>(k)].first, c.stencil_dc[k] = pool[static_cast<std::size_t>(k)].second;
+}
+
 }  // namespace
+
+std::vector<props_kind> parse_kinds(const std::string& list) {
+  std::vector<props_kind> kinds;
+  std::size_t at = 0;
+  while (at <= list.size()) {
+    const std::size_t comma = std::min(list.find(',', at), list.size());
+    const std::string name = list.substr(at, comma - at);
+    bool known = false;
+    for (props_kind k : {props_kind::copy, props_kind::stencil, props_kind::reduce})
+      if (name == kind_name(k)) {
+        if (std::find(kinds.begin(), kinds.end(), k) != kinds.end())
+          throw std::invalid_argument("kind \"" + name + "\" is given twice in \"" + list + "\"");
+        kinds.push_back(k), known = true;
+      }
+    if (!known) throw std::invalid_argument("kind \"" + name + "\" is not one of copy, stencil, reduce (in \"" + list + "\")");
+    at = comma + 1;
+  }
+  return kinds;
+}
 
 std::string check_props_case(const props_case& c) {
   try {
@@ -146,6 +183,23 @@ std::string check_props_case(const props_case& c) {
       return "tensor_rows must be in ((grid-1)*rows, grid*rows]";
     if (c.tensor_cols < 1 || c.tensor_cols > c.cols()) return "tensor_cols must be in [1, cols]";
     if (c.fault != 0 && c.fault != 1) return "fault must be 0 or 1";
+    if (c.kind != props_kind::copy && c.kind != props_kind::stencil && c.kind != props_kind::reduce)
+      return "kind must be copy, stencil or reduce";
+    if (c.kind == props_kind::reduce && c.reader.n_p == 2)
+      for (int k = 0; k < c.reader.p_size[0]; ++k)
+        if (c.reader.p[0][k].major == 2) return "a reduce's reader must not split the columns over warps";
+    const int points = c.kind == props_kind::stencil ? c.stencil_points : 0;
+    if (c.kind == props_kind::stencil && (points < 2 || points > props_max_stencil_points))
+      return "a stencil reads 2..5 offsets (stencil_points " + std::to_string(c.stencil_points) + ")";
+    for (int k = 0; k < props_max_stencil_points; ++k) {
+      if (k >= points && (c.stencil_dr[k] != 0 || c.stencil_dc[k] != 0 || c.stencil_points != points))
+        return "stencil offsets set past stencil_points (or on a copy)";
+      if (c.stencil_dr[k] < -2 || c.stencil_dr[k] > 2 || c.stencil_dc[k] < -2 || c.stencil_dc[k] > 2)
+        return "stencil offset " + std::to_string(k) + " outside [-2, 2] x [-2, 2]";
+      for (int j = 0; j < k && k < points; ++j)
+        if (c.stencil_dr[j] == c.stencil_dr[k] && c.stencil_dc[j] == c.stencil_dc[k])
+          return "stencil offset " + std::to_string(k) + " repeats offset " + std::to_string(j);
+    }
     index_t space = 0;
     with_props_layout(c, [&](auto family) {
       constexpr props_layout L = decltype(family)::value;
@@ -160,11 +214,14 @@ std::string check_props_case(const props_case& c) {
   return "";
 }
 
-rc::Gen<props_case> gen_props_case(int fault, index_t wave) {
-  return rc::gen::exec([fault, wave] {
+rc::Gen<props_case> gen_props_case(int fault, index_t wave, std::vector<props_kind> kinds) {
+  if (kinds.empty()) kinds = {props_kind::copy};
+  return rc::gen::exec([fault, wave, kinds] {
     props_case c;
     c.fault = fault;
     c.wave = wave;
+    // First, and only when there is a choice (see the header: old seeds, old cases).
+    c.kind = kinds.size() > 1 ? pick<props_kind>(kinds) : kinds[0];
     c.element_bytes = pick<int>({4, 2, 8});
     const int warp_bits = *rc::gen::inRange(0, 4);
     const index_t warps = index_t{1} << warp_bits;
@@ -191,7 +248,8 @@ rc::Gen<props_case> gen_props_case(int fault, index_t wave) {
     const index_t rows = lane_rows * warp_rows * yr, cols = lane_cols * warp_cols * yc * v;
     c.writer = assemble(dim_parts(lane_rows, warp_rows, yr, v == 1 && yc == 1, 1),
                         dim_parts(lane_cols, warp_cols, yc, false, v), {}, warps);
-    c.reader = *rc::gen::suchThat(rc::gen::exec([=] { return gen_reader(rows, cols, wave, warps, max_vector); }),
+    const bool rows_only_warps = c.kind == props_kind::reduce;
+    c.reader = *rc::gen::suchThat(rc::gen::exec([=] { return gen_reader(rows, cols, wave, warps, max_vector, rows_only_warps); }),
                                   [bytes = c.element_bytes](const tile_distribution_encoding& e) {
                                     return e.elements_per_thread() <= props_max_elements &&
                                            e.elements_per_thread() * bytes <= props_max_thread_bytes;
@@ -244,15 +302,17 @@ rc::Gen<props_case> gen_props_case(int fault, index_t wave) {
       case props_layout::morton:
         break;
     }
+    if (c.kind == props_kind::stencil) draw_stencil(c);
     return c;
   });
 }
 
-rc::Shrinkable<props_case> generate_case(std::uint64_t seed, int index, int fault, index_t wave) {
+rc::Shrinkable<props_case> generate_case(std::uint64_t seed, int index, int fault, index_t wave,
+                                         const std::vector<props_kind>& kinds) {
   rc::Random random(seed);
   for (int i = 0; i < index; ++i) random.split();
   rc::Random mine = random.split();
-  return gen_props_case(fault, wave)(mine, std::min(100, 10 + index));
+  return gen_props_case(fault, wave, kinds)(mine, std::min(100, 10 + index));
 }
 
 }  // namespace tilesim::gpu::props
