@@ -307,13 +307,16 @@ TILESIM_HOST_DEVICE void props_reduce_rows(Ctx& ctx, const Case& shape, const Vi
   const auto out = global_buffer<T>(ctx, 1);
   const index_t tensor_rows = value_of(derive(shape, [](const props_case& k) { return k.tensor_rows; }));
   const index_t tensor_cols = value_of(derive(shape, [](const props_case& k) { return k.tensor_cols; }));
+  // A row is the thread's (its Ys at 0) plus its Ys' (thread 0's): x_of is a sum over the components.
+  const index_t thread_row = row0 + value_of(read_enc).x_of(reader, {})[0];
   ctx.label("global store");
   props_static_for<0, props_max_elements>([&](auto element) {
     constexpr index_t D = decltype(element)::value;
     if (D >= moved.size()) return;
     if (value_of(derive(shape, [](const props_case& k) { return row_home(k.reader, D); })) != D) return;
-    const tile_distribution_encoding& e = value_of(read_enc);
-    const index_t row = row0 + e.x_of(reader, e.y_of(D))[0];
+    const index_t row = thread_row + value_of(derive(shape, [](const props_case& k) {
+      return k.reader.x_of(partition_index(k.reader, 0, 0), k.reader.y_of(D))[0];
+    }));
     store_element_if(out, row < tensor_rows ? row * tensor_cols : 0, moved[D], row < tensor_rows);
   });
 }
