@@ -143,6 +143,17 @@ TILESIM_HOST_DEVICE bool primary_replica(constant<E>, const multi_index<tile_dis
   }
 }
 
+// The row of a thread's first element (its Ys at 0). Run-time encoding:
+TILESIM_HOST_DEVICE inline index_t row_of_thread(const tile_distribution_encoding& e,
+                                                 const multi_index<tile_distribution_encoding::max_p>& thread) {
+  return e.x_of(thread, {})[0];
+}
+// The compile-time encoding, read in place (a copy of it, as value_of makes, is a 976-byte stack frame under NVRTC).
+template <tile_distribution_encoding E>
+TILESIM_HOST_DEVICE index_t row_of_thread(constant<E>, const multi_index<tile_distribution_encoding::max_p>& thread) {
+  return E.x_of(thread, {})[0];
+}
+
 // Device only: keeps every load that filled t live (see the essay) at the cost of one AND per element and one
 // compare: the AND of all elements is all ones only if every element is, and no input element is (props_sim.hpp's
 // make_case_inputs), nor a pad's 0, so the trap never fires on a correct run. The simulator has nothing to keep.
@@ -308,7 +319,7 @@ TILESIM_HOST_DEVICE void props_reduce_rows(Ctx& ctx, const Case& shape, const Vi
   const index_t tensor_rows = value_of(derive(shape, [](const props_case& k) { return k.tensor_rows; }));
   const index_t tensor_cols = value_of(derive(shape, [](const props_case& k) { return k.tensor_cols; }));
   // A row is the thread's (its Ys at 0) plus its Ys' (thread 0's): x_of is a sum over the components.
-  const index_t thread_row = row0 + value_of(read_enc).x_of(reader, {})[0];
+  const index_t thread_row = row0 + row_of_thread(read_enc, reader);
   ctx.label("global store");
   props_static_for<0, props_max_elements>([&](auto element) {
     constexpr index_t D = decltype(element)::value;
