@@ -132,12 +132,15 @@ TEST_CASE("the fault switch is caught and shrinks") {
   CHECK(r.minimal.rows() * r.minimal.cols() <= 256);
 }
 
-// Law (issue 33's kinds occur when asked, and only then): with --kinds copy,stencil,reduce every kind is drawn, each
+// Law (issue 33's kinds occur when asked, and only then): with --kinds copy,stencil,reduce,loop every kind is drawn
+// (in the first 20 cases too: the kind's draw does not scale with the case's index), each
 // case valid and its own JSON description; a stencil reads 2..5 distinct offsets (the 5-point ones and diagonals
-// both occur), a reduce's reader puts no warp bit on the columns; without --kinds every case is a copy.
+// both occur), a reduce's reader puts no warp bit on the columns, a loop moves 2..4 tiles with one buffer or two;
+// without --kinds every case is a copy.
 TEST_CASE("every kind occurs when asked, and copies only by default") {
-  const std::vector<props_kind> all = {props_kind::copy, props_kind::stencil, props_kind::reduce};
-  std::map<props_kind, int> seen;
+  const std::vector<props_kind> all = {props_kind::copy, props_kind::stencil, props_kind::reduce, props_kind::loop};
+  std::map<props_kind, int> seen, early;
+  std::set<std::pair<index_t, int>> loops;
   std::set<int> points;
   int diagonal = 0, shuffled_rows = 0;
   for (int i = 0; i < 150; ++i) {
@@ -146,6 +149,9 @@ TEST_CASE("every kind occurs when asked, and copies only by default") {
     CHECK(check_props_case(c) == "");
     CHECK(case_from_json(parse_json(dump(to_json(c)))) == c);
     ++seen[c.kind];
+    if (i < 20) ++early[c.kind];
+    if (c.kind == props_kind::loop) loops.insert({c.loop_tiles, c.double_buffer});
+    else CHECK(c.loop_tiles == 0);
     if (c.kind == props_kind::stencil) {
       points.insert(c.stencil_points);
       for (int k = 0; k < c.stencil_points; ++k) diagonal += c.stencil_dr[k] != 0 && c.stencil_dc[k] != 0;
@@ -159,9 +165,12 @@ TEST_CASE("every kind occurs when asked, and copies only by default") {
     }
     CHECK(generate_case(20261201, i).value().kind == props_kind::copy);
   }
-  CHECK(seen[props_kind::copy] > 25);
-  CHECK(seen[props_kind::stencil] > 25);
+  CHECK(seen[props_kind::copy] > 20);
+  CHECK(seen[props_kind::stencil] > 20);
   CHECK(seen[props_kind::reduce] > 25);
+  CHECK(seen[props_kind::loop] > 25);
+  CHECK(early.size() == 4);
+  CHECK(loops.size() == 6);  // 2, 3, 4 tiles, each with one buffer and two
   CHECK(points == std::set<int>{2, 3, 4, 5});
   CHECK(diagonal > 5);
   CHECK(shuffled_rows > 10);  // most reduces need the butterfly (lanes along the columns)
@@ -186,7 +195,7 @@ TEST_CASE("the default kinds draw the cases they always did") {
     if (key != "kind") old.set(key, value);
   CHECK(case_from_json(old) == generate_case(18, 3).value());
   CHECK(parse_kinds("copy,stencil,reduce") == std::vector<props_kind>{props_kind::copy, props_kind::stencil, props_kind::reduce});
-  CHECK_THROWS_WITH_AS(parse_kinds("copy,loop"), "kind \"loop\" is not one of copy, stencil, reduce (in \"copy,loop\")",
+  CHECK_THROWS_WITH_AS(parse_kinds("copy,transpose"), "kind \"transpose\" is not one of copy, stencil, reduce, loop (in \"copy,transpose\")",
                        std::invalid_argument);
   CHECK_THROWS_AS(parse_kinds("stencil,stencil"), std::invalid_argument);
   CHECK_THROWS_AS(parse_kinds(""), std::invalid_argument);
@@ -195,12 +204,13 @@ TEST_CASE("the default kinds draw the cases they always did") {
 // Law (each kind's own law on the simulator): for stencils and reductions over many seeds, the simulated output
 // equals the host reference (reference_output: computed from the input alone, not by the program), bit for bit;
 // each output element the kind defines is stored exactly once (a reduce's other elements never); the run is clean;
-// a stencil issues at least its offsets times the copy's LDS load instructions, a reduce at least the copy's. TILESIM_PROPS_KIND_CASES sets
+// a stencil issues at least its offsets times the copy's LDS load instructions, a reduce at least the copy's, a loop
+// exactly its tiles times the copy's LDS loads and stores (each tile through LDS as the copy moves one). TILESIM_PROPS_KIND_CASES sets
 // the cases per kind (default 40).
 TEST_CASE("the simulator computes every stencil and reduce as the host reference does") {
   const char* n_env = std::getenv("TILESIM_PROPS_KIND_CASES");
   const int n = n_env ? std::atoi(n_env) : 40;
-  for (props_kind kind : {props_kind::stencil, props_kind::reduce}) {
+  for (props_kind kind : {props_kind::stencil, props_kind::reduce, props_kind::loop}) {
     int differs_from_input = 0;
     for (int i = 0; i < n; ++i) {
       const std::uint64_t seed = 5000 + static_cast<std::uint64_t>(i % 4);
@@ -222,11 +232,21 @@ TEST_CASE("the simulator computes every stencil and reduce as the host reference
       twin.kind = props_kind::copy;
       twin.stencil_points = 0;
       for (int p = 0; p < props_max_stencil_points; ++p) twin.stencil_dr[p] = twin.stencil_dc[p] = 0;
-      const counters copied = simulate_case(twin, in).predicted;
-      CHECK(s.predicted.lds_instructions_ld >= (kind == props_kind::stencil ? c.stencil_points : 1) * copied.lds_instructions_ld);
-      CHECK(s.predicted.lds_instructions_st == copied.lds_instructions_st);
+      twin.loop_tiles = twin.double_buffer = 0;
+      twin.tensor_rows = std::min(c.tensor_rows, c.grid * c.rows());  // a loop's tensor is longer
+      REQUIRE(check_props_case(twin) == "");
+      const counters copied = simulate_case(twin, make_case_inputs(twin, 1)).predicted;
+      if (kind == props_kind::loop) {
+        CHECK(s.predicted.lds_instructions_ld == c.loop_tiles * copied.lds_instructions_ld);
+        CHECK(s.predicted.lds_instructions_st == c.loop_tiles * copied.lds_instructions_st);
+        CHECK(s.lds_bytes == lds_bytes_of(c));
+        differs_from_input += c.tensor_rows > c.grid * c.rows();  // its rows reach past one tile per workgroup
+      } else {
+        CHECK(s.predicted.lds_instructions_ld >= (kind == props_kind::stencil ? c.stencil_points : 1) * copied.lds_instructions_ld);
+        CHECK(s.predicted.lds_instructions_st == copied.lds_instructions_st);
+      }
     }
-    CHECK(differs_from_input > n / 2);  // the reference is the kind's, not the copy's
+    CHECK(differs_from_input > n / 2);  // the reference is the kind's, not the copy's (a loop's: past the first tiles)
   }
 }
 

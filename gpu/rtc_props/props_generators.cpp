@@ -25,6 +25,14 @@ T pick(std::vector<T> values) {
   return values[i];
 }
 
+// An integer in [lo, hi) drawn at full size: RapidCheck scales inRange by the size (10 + the case's index), which
+// would make the first cases of a run mostly the first kind; this draw does not depend on the index (it shrinks
+// toward lo all the same). For the draws that came with kinds only: the older ones keep their scaling.
+template <class T>
+T uniform(T lo, T hi) {
+  return *rc::gen::resize(100, rc::gen::inRange<T>(lo, hi));
+}
+
 // A random order of v (shrinks toward the given order).
 template <class T>
 std::vector<T> shuffled(std::vector<T> v) {
@@ -129,14 +137,14 @@ tile_distribution_encoding gen_reader(index_t rows, index_t cols, index_t wave, 
 
 // The stencil offsets of a new stencil case (see the header).
 void draw_stencil(props_case& c) {
-  c.stencil_points = *rc::gen::inRange(2, props_max_stencil_points + 1);
+  c.stencil_points = uniform(2, props_max_stencil_points + 1);
   std::vector<std::pair<index_t, index_t>> pool = {{0, 0}, {-1, 0}, {1, 0}, {0, -1}, {0, 1}};
-  if (*rc::gen::inRange(0, 2) == 1) {
+  if (uniform(0, 2) == 1) {
     for (index_t dr = -2; dr <= 2; ++dr)
       for (index_t dc = -2; dc <= 2; ++dc)
         if ((dr != 0 || dc != 0) && std::find(pool.begin(), pool.end(), std::pair{dr, dc}) == pool.end())
           pool.push_back({dr, dc});
-    pool = shuffled(pool);
+    for (std::size_t i = pool.size(); i > 1; --i) std::swap(pool[i - 1], pool[uniform<std::size_t>(0, i)]);
   }
   for (int k = 0; k < c.stencil_points; ++k) c.stencil_dr[k] = pool[static_cast<std::size_t>(k)].first, c.stencil_dc[k] = pool[static_cast<std::size_t>(k)].second;
 }
@@ -150,13 +158,13 @@ std::vector<props_kind> parse_kinds(const std::string& list) {
     const std::size_t comma = std::min(list.find(',', at), list.size());
     const std::string name = list.substr(at, comma - at);
     bool known = false;
-    for (props_kind k : {props_kind::copy, props_kind::stencil, props_kind::reduce})
+    for (props_kind k : {props_kind::copy, props_kind::stencil, props_kind::reduce, props_kind::loop})
       if (name == kind_name(k)) {
         if (std::find(kinds.begin(), kinds.end(), k) != kinds.end())
           throw std::invalid_argument("kind \"" + name + "\" is given twice in \"" + list + "\"");
         kinds.push_back(k), known = true;
       }
-    if (!known) throw std::invalid_argument("kind \"" + name + "\" is not one of copy, stencil, reduce (in \"" + list + "\")");
+    if (!known) throw std::invalid_argument("kind \"" + name + "\" is not one of copy, stencil, reduce, loop (in \"" + list + "\")");
     at = comma + 1;
   }
   return kinds;
@@ -179,12 +187,18 @@ std::string check_props_case(const props_case& c) {
     if (c.reader.x_length(0) != c.rows() || c.reader.x_length(1) != c.cols()) return "writer and reader tiles differ";
     for (int i = 0; i < c.writer.n_r; ++i)
       if (c.writer.r[i] > 1) return "the writer must not replicate (every LDS element written once)";
-    if (c.tensor_rows <= (c.grid - 1) * c.rows() || c.tensor_rows > c.grid * c.rows())
-      return "tensor_rows must be in ((grid-1)*rows, grid*rows]";
+    const index_t blocks_rows = c.grid * c.tiles_per_block() * c.rows();
+    if (c.tensor_rows <= blocks_rows - c.rows() || c.tensor_rows > blocks_rows)
+      return "tensor_rows must be in ((grid*tiles-1)*rows, grid*tiles*rows]";
     if (c.tensor_cols < 1 || c.tensor_cols > c.cols()) return "tensor_cols must be in [1, cols]";
     if (c.fault != 0 && c.fault != 1) return "fault must be 0 or 1";
-    if (c.kind != props_kind::copy && c.kind != props_kind::stencil && c.kind != props_kind::reduce)
-      return "kind must be copy, stencil or reduce";
+    if (c.kind != props_kind::copy && c.kind != props_kind::stencil && c.kind != props_kind::reduce &&
+        c.kind != props_kind::loop)
+      return "kind must be copy, stencil, reduce or loop";
+    if (c.kind == props_kind::loop ? c.loop_tiles < 2 || c.loop_tiles > 4 || (c.double_buffer != 0 && c.double_buffer != 1)
+                                   : c.loop_tiles != 0 || c.double_buffer != 0)
+      return "a loop moves 2..4 tiles (loop_tiles " + std::to_string(c.loop_tiles) + ", double_buffer " +
+             std::to_string(c.double_buffer) + "); other kinds set neither";
     if (c.kind == props_kind::reduce && c.reader.n_p == 2)
       for (int k = 0; k < c.reader.p_size[0]; ++k)
         if (c.reader.p[0][k].major == 2) return "a reduce's reader must not split the columns over warps";
@@ -207,7 +221,7 @@ std::string check_props_case(const props_case& c) {
       (void)props_lds_descriptor<L>(c, c.fault != 0);
     });
     (void)props_global_descriptor(c);
-    if (space * c.element_bytes > props_max_lds_bytes) return "the LDS tile exceeds 48 KiB";
+    if (space * c.element_bytes * (c.double_buffer ? 2 : 1) > props_max_lds_bytes) return "the LDS tile(s) exceed 48 KiB";
   } catch (const spec_error& e) {
     return e.what();
   }
@@ -221,7 +235,12 @@ rc::Gen<props_case> gen_props_case(int fault, index_t wave, std::vector<props_ki
     c.fault = fault;
     c.wave = wave;
     // First, and only when there is a choice (see the header: old seeds, old cases).
-    c.kind = kinds.size() > 1 ? pick<props_kind>(kinds) : kinds[0];
+    c.kind = kinds.size() > 1 ? kinds[uniform<std::size_t>(0, kinds.size())] : kinds[0];
+    if (c.kind == props_kind::loop) {
+      c.loop_tiles = uniform<index_t>(2, 5);
+      c.double_buffer = uniform(0, 2);
+    }
+    const index_t tiles = c.tiles_per_block();  // 1 but for a loop: the draws below are the old ones
     c.element_bytes = pick<int>({4, 2, 8});
     const int warp_bits = *rc::gen::inRange(0, 4);
     const index_t warps = index_t{1} << warp_bits;
@@ -256,7 +275,7 @@ rc::Gen<props_case> gen_props_case(int fault, index_t wave, std::vector<props_ki
                                   });
     c.grid = *rc::gen::inRange<index_t>(1, 5);
     const bool exact = *rc::gen::inRange(0, 2) == 0;
-    c.tensor_rows = exact ? c.grid * rows : *rc::gen::inRange<index_t>((c.grid - 1) * rows + 1, c.grid * rows + 1);
+    c.tensor_rows = exact ? c.grid * tiles * rows : *rc::gen::inRange<index_t>((c.grid * tiles - 1) * rows + 1, c.grid * tiles * rows + 1);
     c.tensor_cols = exact ? cols : *rc::gen::inRange<index_t>(1, cols + 1);
     // The widest vector either window may use along the columns (row starts must stay aligned to it).
     const index_t widest = std::max(c.writer.h[1][c.writer.n_h[1] - 1], c.reader.h[1][c.reader.n_h[1] - 1]);
@@ -303,6 +322,11 @@ rc::Gen<props_case> gen_props_case(int fault, index_t wave, std::vector<props_ki
         break;
     }
     if (c.kind == props_kind::stencil) draw_stencil(c);
+    if (c.double_buffer) {  // two buffers must fit too, else one
+      index_t space = 0;
+      with_props_layout(c, [&](auto family) { space = props_lds_descriptor<decltype(family)::value>(c, false).element_space_size; });
+      if (2 * space * c.element_bytes > props_max_lds_bytes) c.double_buffer = 0;
+    }
     return c;
   });
 }

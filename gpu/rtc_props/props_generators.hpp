@@ -15,7 +15,7 @@
 // default) nothing more is drawn, so every seed regenerates the cases it always did. A stencil draws 2..5 distinct
 // offsets: half the time the first ones of the 5-point stencil (0,0) (-1,0) (1,0) (0,-1) (0,1), else any of the
 // offsets within 2 rows and 2 columns, diagonals included (drawn last). A reduce's reader gives its warp bits to the
-// rows or R only.
+// rows or R only. A loop draws 2..4 tiles (and its tensor rows for them) and one or two LDS buffers.
 // Every choice is a RapidCheck pick, so a case shrinks toward fp32... smaller tiles, fewer warps, row-major.
 //
 // WORKED EXAMPLE. gen_props_case()(rc::Random(7), 30).value() is one case; check_props_case(it) is "".

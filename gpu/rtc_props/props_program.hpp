@@ -46,6 +46,11 @@
 // (row, 0) of the output, one scalar store per row, with rows past the tensor invalid (not skipped, so every lane
 // walks the same stores as the GPU's predicated ones).
 //
+// KIND loop: the copy's steps per tile t < loop_tiles (a compile-time loop on the device), the windows at rows
+// (t * grid + b) * rows; the LDS store goes to buffer t % 2 of two (double_buffer) after the previous tiles' barrier,
+// or to the one buffer after a barrier that ends the previous tile's reads (t > 0); replicas skip the reads and
+// stores but not the barriers.
+//
 // WORKED EXAMPLE. props_copy<std::uint32_t>(ctx, c) on the simulator; the kernel is
 //   extern "C" __global__ void props_kernel(kernel_args a) {
 //     run_program(a, [&](device_context& ctx) { props_copy<std::uint32_t>(ctx, constant<the_case>{}); }); }
@@ -78,7 +83,8 @@ TILESIM_HOST_DEVICE constexpr index_t largest_pow2_divisor(index_t n, index_t ca
 TILESIM_HOST_DEVICE constexpr auto props_global_descriptor(const props_case& c) {
   const index_t vec = largest_pow2_divisor(c.tensor_cols, 16 / c.element_bytes);
   auto naive = make_naive_descriptor<2>({c.tensor_rows, c.tensor_cols}, {c.tensor_cols, 1}, vec, 1);
-  return transform_descriptor(naive, step(make_right_pad(c.tensor_rows, c.grid * c.rows() - c.tensor_rows), {0}, {0}),
+  const index_t rows = c.grid * c.tiles_per_block() * c.rows();
+  return transform_descriptor(naive, step(make_right_pad(c.tensor_rows, rows - c.tensor_rows), {0}, {0}),
                               step(make_right_pad(c.tensor_cols, c.cols() - c.tensor_cols), {1}, {1}));
 }
 
@@ -279,6 +285,59 @@ TILESIM_HOST_DEVICE void props_stencil_sum(Ctx& ctx, const Case& shape, const Bu
   });
 }
 
+// Calls f(constant<true>{}) or f(constant<false>{}) as b is, in either form.
+template <class B, class F>
+TILESIM_HOST_DEVICE void with_flag(const B& b, F&& f) {
+  if constexpr (is_constant_v<B>) {
+    f(constant<B::value>{});
+  } else {
+    if (b) f(constant<true>{});
+    else f(constant<false>{});
+  }
+}
+
+// The loop kind (see the essay): every tile of the workgroup through LDS, one buffer or two (Two).
+template <class T, props_layout L, bool Two, class Ctx, class Case, class In, class Out, class WEnc, class REnc>
+TILESIM_HOST_DEVICE void props_loop_tiles(Ctx& ctx, const Case& shape, const In& in, const Out& out, const WEnc& write_enc,
+                                          const REnc& read_enc, const multi_index<tile_distribution_encoding::max_p>& writer,
+                                          const multi_index<tile_distribution_encoding::max_p>& reader) {
+  const props_dims c = value_of(derive(shape, [](const props_case& k) {
+    return props_dims{k.threads, k.grid, k.rows(), k.cols(), k.wave};
+  }));
+  const index_t tiles = value_of(derive(shape, [](const props_case& k) { return k.loop_tiles; }));
+  const index_t words = static_cast<index_t>((sizeof(T) + 3) / 4);
+  const multi_index<2> tile{c.rows, c.cols};
+  const auto store_desc = derive(shape, [](const props_case& k) { return props_lds_descriptor<L>(k, false); });
+  const auto load_desc = derive(shape, [](const props_case& k) { return props_lds_descriptor<L>(k, k.fault != 0); });
+  const index_t space = value_of(derive(shape, [](const props_case& k) {
+    return props_lds_descriptor<L>(k, false).element_space_size;
+  }));
+  const auto first = lds_buffer<T>(ctx, space, lds_loads::as_written);
+  const auto second = Two ? lds_buffer<T>(ctx, space, lds_loads::as_written) : first;
+  const bool primary = primary_replica(read_enc, reader);
+  props_static_for<0, 4>([&](auto step_index) {
+    constexpr index_t K = decltype(step_index)::value;
+    if (K >= tiles) return;
+    const multi_index<2> origin{(K * c.grid + ctx.block_id()) * c.rows, 0};
+    const auto& buffer = Two && K % 2 == 1 ? second : first;
+    auto staged = make_distributed_tensor<T, props_max_elements>(write_enc);
+    ctx.label("global load");
+    make_tile_window(in, tile, origin, write_enc, writer).load(staged);
+    if (!Two && K > 0) ctx.barrier();  // the previous tile's reads of the one buffer are done
+    ctx.label("lds store");
+    make_tile_window(make_tensor_view(store_desc, buffer, address_space::lds), tile, {0, 0}, write_enc, writer).store(staged);
+    ctx.barrier();
+    if (!primary) return;  // see the essay: a replica's loads would be dead (it keeps to the barriers)
+    auto moved = make_distributed_tensor<T, props_max_elements>(read_enc);
+    ctx.label("lds load");
+    make_tile_window(make_tensor_view(load_desc, buffer, address_space::lds), tile, {0, 0}, read_enc, reader).load(moved);
+    keep_loaded<T>(moved);
+    alu(ctx, alu_op::integer, moved.size() * words);
+    ctx.label("global store");
+    make_tile_window(out, tile, origin, read_enc, reader).store(moved);
+  });
+}
+
 // The reduce kind after the barrier (see the essay): lds_r the reader's LDS view, row0 the block's first row.
 template <class T, class Ctx, class Case, class View, class Enc>
 TILESIM_HOST_DEVICE void props_reduce_rows(Ctx& ctx, const Case& shape, const View& lds_r, const Enc& read_enc,
@@ -350,6 +409,12 @@ TILESIM_HOST_DEVICE void props_copy(Ctx& ctx, const Case& shape) {
   const auto out = make_tensor_view(global_desc, global_buffer<T>(ctx, 1), address_space::global);
   with_props_layout(shape, [&](auto family) {
     constexpr props_layout L = decltype(family)::value;
+    if (value_of(derive(shape, [](const props_case& k) { return k.kind == props_kind::loop; }))) {
+      with_flag(derive(shape, [](const props_case& k) { return k.double_buffer != 0; }), [&](auto two) {
+        props_loop_tiles<T, L, decltype(two)::value>(ctx, shape, in, out, write_enc, read_enc, writer, reader);
+      });
+      return;
+    }
     const auto store_desc = derive(shape, [](const props_case& k) { return props_lds_descriptor<L>(k, false); });
     const auto load_desc = derive(shape, [](const props_case& k) { return props_lds_descriptor<L>(k, k.fault != 0); });
     const index_t space = value_of(derive(shape, [](const props_case& k) {

@@ -22,7 +22,7 @@ index_t reader_replication(const props_case& c) {
 std::size_t lds_bytes_of(const props_case& c) {
   index_t space = 0;
   with_props_layout(c, [&](auto family) { space = props_lds_descriptor<decltype(family)::value>(c, false).element_space_size; });
-  return static_cast<std::size_t>(space * c.element_bytes);
+  return static_cast<std::size_t>(space * c.element_bytes * (c.double_buffer ? 2 : 1));
 }
 
 case_inputs make_case_inputs(const props_case& c, std::uint64_t seed) {
@@ -147,7 +147,7 @@ case_simulation simulate_case(const props_case& c, const case_inputs& in) {
 }
 
 byte_buffer reference_output(const props_case& c, const case_inputs& in) {
-  if (c.kind == props_kind::copy) return in.buffers[0];
+  if (c.kind == props_kind::copy || c.kind == props_kind::loop) return in.buffers[0];
   const std::size_t es = static_cast<std::size_t>(c.element_bytes);
   const std::uint64_t mask = es == 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * es)) - 1;
   const byte_buffer& x = in.buffers[0];

@@ -70,7 +70,7 @@ byte_buffer reference_output(const props_case& c, const case_inputs& in);
 
 case_check check_case_output(const props_case& c, const case_inputs& in, const byte_buffer& output);
 
-// The LDS bytes the program allocates (one tile in c's layout): what a launch's dynamic shared memory must hold.
+// The LDS bytes the program allocates (one tile in c's layout, two for a double-buffered loop): what a launch's dynamic shared memory must hold.
 std::size_t lds_bytes_of(const props_case& c);
 
 // The product of the reader's R lengths: how many threads store each element.
