@@ -290,6 +290,9 @@ int run_props(std::vector<std::string> args, const std::string& command_line, co
   std::printf("\n");
   for (const auto& [layout, e] : by_layout)
     std::printf("  %-13s median |cycle error| %5.1f %% over %zu cases\n", layout.c_str(), 100 * median(e), e.size());
+  if (by_kind.size() > 1)
+    for (const auto& [kind, e] : by_kind)
+      std::printf("  kind %-8s median |cycle error| %5.1f %% over %zu cases\n", kind.c_str(), 100 * median(e), e.size());
   if (sanitizer.get("memcheck"))
     std::printf("compute-sanitizer over %lld cases: memcheck %s, racecheck %s\n",
                 static_cast<long long>(sanitizer["cases"].number()), sanitizer["memcheck"].string().c_str(),

@@ -50,7 +50,8 @@ const std::map<std::string, cycle_accuracy> props_cycle_accuracy = {
     {"props-h100.json", {0.0755, false}},               // H100, seed 18
     {"props-h100-default.json", {0.0804, false}},       // H100, seed 27
     {"props-h100-fault.json", {0.0533, false}},  // H100, the 100 cases of the fault run (fault-free twins timed)
-    // H200, seed 20261201, 300 cases of --kinds copy,stencil,reduce (docs/gpu.md, "Kinds"): held out, to be recorded.
+    // H200, seed 20261201, 300 cases of --kinds copy,stencil,reduce,loop (docs/gpu.md, "Kinds"): held out, to be
+    // recorded; after its first replay, write the median it prints here (and `target` true once the model is judged).
     {"props-h200-kinds-seed20261201.json", {-1, false, false}},
 };
 
