@@ -2,13 +2,14 @@
 //
 //   tilesim-props-compile [--cases N] [--seed S] [--compiler nvrtc|nvcc|hipcc] [--arch A] [--wave 32|64]
 //                         [--jobs J] [--pool processes|threads] [--cache DIR] [--root DIR] [--from I]
-//                         [--fault swizzle-bit]
+//                         [--fault swizzle-bit] [--kinds copy,stencil,reduce,loop]
 // Generates cases I .. I+N-1 of the seed exactly as tilesim-gpu props does, compiles each kernel with the chosen
 // run-time compiler J at a time (default: the cores this process may use; NVRTC in J worker processes, or J
 // threads with --pool threads, which NVRTC serializes: compile_batch.hpp), no cache unless --cache, and prints
 // one line per case (its layout, tile, compile seconds, ptxas stack frame, spills and registers), then the
 // median, the wall time and the CPU time of this process and its workers (CPU / wall = the cores kept busy).
-// --fault swizzle-bit draws the cases `tilesim-gpu props --fault swizzle-bit` draws (their kernels differ). With
+// --fault swizzle-bit draws the cases `tilesim-gpu props --fault swizzle-bit` draws (their kernels differ); --kinds
+// those of `tilesim-gpu props --kinds` (props_case.hpp's kinds; default copy). With
 // --cache DIR it fills a module cache a GPU machine can start from (record_props.sh: CACHE_FROM=DIR).
 // --compiler hipcc compiles wave-64 cases (--wave 64) for AMD (--arch gfx90a or gfx940) and reports the
 // assembly's ScratchSize as the stack. Exit 0 when every kernel compiled with 0 bytes of stack and no spills, 1
@@ -19,6 +20,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <stdexcept>
 #include <thread>
 
 #include "util/args.hpp"
@@ -37,7 +39,7 @@ int main(int argc, char** argv) {
       if (a == "--help" || a == "-h") {
         std::puts("usage: tilesim-props-compile [--cases N] [--seed S] [--compiler nvrtc|nvcc|hipcc] [--arch A]\n"
                   "                             [--wave 32|64] [--jobs J] [--pool processes|threads] [--cache DIR] [--root DIR]\n"
-                  "                             [--from I] [--fault swizzle-bit]\n"
+                  "                             [--from I] [--fault swizzle-bit] [--kinds copy,stencil,reduce,loop]\n"
                   "Compiles generated tile programs as tilesim-gpu props does (no GPU needed).\n"
                   "exit codes: 0 every kernel compiled with 0 bytes of stack and no spills; 1 one did not; 2 bad options.");
         return 0;
@@ -53,10 +55,19 @@ int main(int argc, char** argv) {
     const auto wave = tilesim::cli::take_text_option(args, "wave");
     const auto pool = tilesim::cli::take_text_option(args, "pool");
     const auto fault = tilesim::cli::take_text_option(args, "fault");
+    const auto kinds_list = tilesim::cli::take_text_option(args, "kinds");
     if (!args.empty()) throw tilesim::cli::usage_error("unknown argument \"" + args[0] + "\"");
     if (compiler && *compiler != "nvrtc" && *compiler != "nvcc" && *compiler != "hipcc")
       throw tilesim::cli::usage_error("--compiler must be nvrtc, nvcc or hipcc");
     if (fault && *fault != "swizzle-bit") throw tilesim::cli::usage_error("--fault takes swizzle-bit (got \"" + *fault + "\")");
+    std::vector<props_kind> kinds = {props_kind::copy};
+    if (kinds_list) {
+      try {
+        kinds = parse_kinds(*kinds_list);
+      } catch (const std::invalid_argument& e) {
+        throw tilesim::cli::usage_error(std::string("--kinds: ") + e.what());
+      }
+    }
     if (pool && *pool != "processes" && *pool != "threads")
       throw tilesim::cli::usage_error("--pool must be processes or threads (got \"" + *pool + "\")");
     if (wave && *wave != "32" && *wave != "64") throw tilesim::cli::usage_error("--wave must be 32 or 64");
@@ -73,7 +84,7 @@ int main(int argc, char** argv) {
     o.cache = cache.value_or("");
     o.root = find_root(root.value_or("."));
     std::vector<props_case> list;
-    for (long long i = first; i < first + n; ++i) list.push_back(generate_case(s, static_cast<int>(i), fault ? 1 : 0, w).value());
+    for (long long i = first; i < first + n; ++i) list.push_back(generate_case(s, static_cast<int>(i), fault ? 1 : 0, w, kinds).value());
     const auto t0 = std::chrono::steady_clock::now();
     const compile_pool how = pool && *pool == "threads" ? compile_pool::threads : compile_pool::processes;
     const std::vector<compiled_kernel> k = compile_batch(list, o, static_cast<int>(j), nullptr, {}, how);

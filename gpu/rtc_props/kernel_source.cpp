@@ -21,6 +21,16 @@ const char* layout_name(props_layout l) {
   return "?";
 }
 
+const char* kind_name(props_kind k) {
+  switch (k) {
+    case props_kind::copy: return "copy";
+    case props_kind::stencil: return "stencil";
+    case props_kind::reduce: return "reduce";
+    case props_kind::loop: return "loop";
+  }
+  return "?";
+}
+
 std::string case_cpp(const props_case& c, int indent) {
   const std::string in(static_cast<std::size_t>(indent), ' ');
   auto n = [](index_t v) { return std::to_string(v); };
@@ -43,6 +53,14 @@ std::string case_cpp(const props_case& c, int indent) {
   s += in + "c.fault = " + n(c.fault) + ";\n";
   s += in + "c.writer = " + c.writer.cpp() + ";\n";
   s += in + "c.reader = " + c.reader.cpp() + ";\n";
+  if (c.kind != props_kind::copy) {  // a copy's text stays what it was before kinds (its kernel name and cache key too)
+    s += in + "c.kind = props_kind::" + kind_name(c.kind) + ";\n";
+    if (c.stencil_points > 0) s += in + "c.stencil_points = " + n(c.stencil_points) + ";\n";
+    if (c.kind == props_kind::loop)
+      s += in + "c.loop_tiles = " + n(c.loop_tiles) + ";\n" + in + "c.double_buffer = " + n(c.double_buffer) + ";\n";
+    for (int k = 0; k < c.stencil_points; ++k)
+      s += in + "c.stencil_dr[" + n(k) + "] = " + n(c.stencil_dr[k]) + ", c.stencil_dc[" + n(k) + "] = " + n(c.stencil_dc[k]) + ";\n";
+  }
   return s;
 }
 

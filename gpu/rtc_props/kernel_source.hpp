@@ -8,7 +8,7 @@
 // timed), T = uint16_t / uint32_t / uint64_t by the element size; blocks = max(1, 65536 / (threads * 128)) per SM,
 // gpu/kernels/kernels.cu's budget of at most 128 registers per thread. The same text compiles under NVRTC
 // (gpu/rtc_props/rtc_include supplies the std headers) and nvcc. case_cpp(c) is the case alone, a C++ snippet a
-// person can paste into a test; kernel_name(c) is "tilesim_props_" + 16 hex digits of the case's hash.
+// person can paste into a test (a copy's text is what it was before kinds: no kind lines); kernel_name(c) is "tilesim_props_" + 16 hex digits of the case's hash.
 //
 // WORKED EXAMPLE. kernel_source(c, kernel_name(c)) for a 64-thread fp32 case contains
 //   "__launch_bounds__(64, 8)" and "props_copy<std::uint32_t>(ctx, tilesim::constant<props_case_value()>{})".
@@ -38,5 +38,7 @@ std::string kernel_source(const props_case& c, const std::string& name);
 std::uint64_t fnv1a(const std::string& text);
 // The family's name in the report and in case_cpp: "ck_xor".
 const char* layout_name(props_layout l);
+// The kind's name in the report, in --kinds and in case_cpp: "stencil".
+const char* kind_name(props_kind k);
 
 }  // namespace tilesim::gpu::props

@@ -204,6 +204,7 @@ options parse(std::vector<std::string>& args, bool pass) {
   const auto shrink_seconds = pass ? std::nullopt : cli::take_text_option(args, "shrink-seconds");
   const auto sanitize_n = pass ? std::nullopt : cli::take_text_option(args, "sanitize-cases");
   const auto fault = pass ? std::nullopt : cli::take_text_option(args, "fault");
+  const auto kinds = pass ? std::nullopt : cli::take_text_option(args, "kinds");
   o.counters = pass ? false : !cli::take_flag(args, "no-counters");
   o.counters_only = !pass && cli::take_flag(args, "counters-only");
   o.counting = pass && cli::take_flag(args, "counting");
@@ -222,8 +223,16 @@ options parse(std::vector<std::string>& args, bool pass) {
   o.counters_deadline_seconds = static_cast<int>(ranged(deadline, "counters-deadline", 1, 86400, 0));
   if (o.counters_only && !o.counters) throw usage_error("--counters-only and --no-counters contradict each other");
   if (o.counters_only && !o.report) throw usage_error("--counters-only needs --report FILE (the report of an earlier run)");
-  if (o.counters_only && (cases || seed || o.case_file || fault))
-    throw usage_error("--counters-only takes its cases from --report FILE: no --cases, --seed, --cases-file or --fault");
+  if (o.counters_only && (cases || seed || o.case_file || fault || kinds))
+    throw usage_error("--counters-only takes its cases from --report FILE: no --cases, --seed, --cases-file, --fault or --kinds");
+  if (kinds && o.case_file) throw usage_error("--kinds draws cases from --seed; --cases-file names them: give one");
+  if (kinds) {
+    try {
+      o.kinds = parse_kinds(*kinds);
+    } catch (const std::invalid_argument& e) {
+      throw usage_error(std::string("--kinds: ") + e.what());
+    }
+  }
   o.repeat = static_cast<int>(ranged(repeat, "repeat", 1, 100, 3));
   o.shrink_budget = static_cast<int>(ranged(budget, "shrink-budget", 0, 100000, 150));
   o.shrink_seconds = static_cast<int>(ranged(shrink_seconds, "shrink-seconds", 0, 86400, 120));

@@ -2,9 +2,11 @@
 //
 // DEFINITION.
 //   tilesim-gpu props --cases N --seed S [--report FILE] [...]
-//     draws N tile programs (props_generators.hpp), compiles each to the kernel a user would ship with NVRTC
+//     draws N tile programs (props_generators.hpp; --kinds copy,stencil,reduce,loop lets them be stencils,
+//     shuffle reductions and multi-tile loops beside copies: props_case.hpp; default copy), compiles each to the kernel a user would ship with NVRTC
 //     on every core (rtc_compiler.hpp; modules cached by source hash), and for every case checks, GPU against
-//     simulator: outputs bit for bit (output == input over the tensor, no element lost), the simulator's
+//     simulator: outputs bit for bit (output == the kind's host reference over the tensor: a copy's is the input,
+//     no element lost), the simulator's
 //     findings (no race, bounds error, misaligned access; each element stored reader-replication times),
 //     Nsight Compute's shared-memory wavefronts and instructions and global sectors and instructions
 //     against the simulator's (props-pass under ncu, in batches of --counters-batch kernels until

@@ -2,8 +2,10 @@
 #include "gpu/rtc_props/props_generators.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 #include <vector>
 
+#include "gpu/rtc_props/kernel_source.hpp"
 #include "gpu/rtc_props/props_program.hpp"
 
 namespace tilesim::gpu::props {
@@ -21,6 +23,14 @@ template <class T>
 T pick(std::vector<T> values) {
   const std::size_t i = *rc::gen::inRange<std::size_t>(0, values.size());
   return values[i];
+}
+
+// An integer in [lo, hi) drawn at full size: RapidCheck scales inRange by the size (10 + the case's index), which
+// would make the first cases of a run mostly the first kind; this draw does not depend on the index (it shrinks
+// toward lo all the same). For the draws that came with kinds only: the older ones keep their scaling.
+template <class T>
+T uniform(T lo, T hi) {
+  return *rc::gen::resize(100, rc::gen::inRange<T>(lo, hi));
 }
 
 // A random order of v (shrinks toward the given order).
@@ -96,7 +106,9 @@ std::vector<part> dim_parts(index_t lane_part, index_t warp_part, index_t y, boo
 }
 
 // The reader of a rows x cols tile for threads = 32 * warps: its own vector and bit split, R where drawn or forced.
-tile_distribution_encoding gen_reader(index_t rows, index_t cols, index_t wave, index_t warps, index_t max_vector) {
+// rows_only_warps (reduce): the warp bits go to the rows or to R, never to the columns.
+tile_distribution_encoding gen_reader(index_t rows, index_t cols, index_t wave, index_t warps, index_t max_vector,
+                                      bool rows_only_warps = false) {
   index_t vr = 1;
   while (vr * 2 <= max_vector && cols % (vr * 2) == 0) vr *= 2;
   vr = index_t{1} << *rc::gen::inRange(0, log2_of(vr) + 1);
@@ -108,7 +120,7 @@ tile_distribution_encoding gen_reader(index_t rows, index_t cols, index_t wave, 
     for (int b = 0; b < bits[who]; ++b) {
       std::vector<int> targets;
       if (rem_rows % 2 == 0) targets.push_back(0);
-      if (rem_cols % 2 == 0) targets.push_back(1);
+      if (rem_cols % 2 == 0 && !(rows_only_warps && who == 1)) targets.push_back(1);
       if (allow_r || targets.empty()) targets.push_back(2);
       const int t = targets[*rc::gen::inRange<std::size_t>(0, targets.size())];
       split[who][t] *= 2;
@@ -123,7 +135,40 @@ tile_distribution_encoding gen_reader(index_t rows, index_t cols, index_t wave, 
                   r_parts, warps);
 }
 
+// The stencil offsets of a new stencil case (see the header).
+void draw_stencil(props_case& c) {
+  c.stencil_points = uniform(2, props_max_stencil_points + 1);
+  std::vector<std::pair<index_t, index_t>> pool = {{0, 0}, {-1, 0}, {1, 0}, {0, -1}, {0, 1}};
+  if (uniform(0, 2) == 1) {
+    for (index_t dr = -2; dr <= 2; ++dr)
+      for (index_t dc = -2; dc <= 2; ++dc)
+        if ((dr != 0 || dc != 0) && std::find(pool.begin(), pool.end(), std::pair{dr, dc}) == pool.end())
+          pool.push_back({dr, dc});
+    for (std::size_t i = pool.size(); i > 1; --i) std::swap(pool[i - 1], pool[uniform<std::size_t>(0, i)]);
+  }
+  for (int k = 0; k < c.stencil_points; ++k) c.stencil_dr[k] = pool[static_cast<std::size_t>(k)].first, c.stencil_dc[k] = pool[static_cast<std::size_t>(k)].second;
+}
+
 }  // namespace
+
+std::vector<props_kind> parse_kinds(const std::string& list) {
+  std::vector<props_kind> kinds;
+  std::size_t at = 0;
+  while (at <= list.size()) {
+    const std::size_t comma = std::min(list.find(',', at), list.size());
+    const std::string name = list.substr(at, comma - at);
+    bool known = false;
+    for (props_kind k : {props_kind::copy, props_kind::stencil, props_kind::reduce, props_kind::loop})
+      if (name == kind_name(k)) {
+        if (std::find(kinds.begin(), kinds.end(), k) != kinds.end())
+          throw std::invalid_argument("kind \"" + name + "\" is given twice in \"" + list + "\"");
+        kinds.push_back(k), known = true;
+      }
+    if (!known) throw std::invalid_argument("kind \"" + name + "\" is not one of copy, stencil, reduce, loop (in \"" + list + "\")");
+    at = comma + 1;
+  }
+  return kinds;
+}
 
 std::string check_props_case(const props_case& c) {
   try {
@@ -142,10 +187,33 @@ std::string check_props_case(const props_case& c) {
     if (c.reader.x_length(0) != c.rows() || c.reader.x_length(1) != c.cols()) return "writer and reader tiles differ";
     for (int i = 0; i < c.writer.n_r; ++i)
       if (c.writer.r[i] > 1) return "the writer must not replicate (every LDS element written once)";
-    if (c.tensor_rows <= (c.grid - 1) * c.rows() || c.tensor_rows > c.grid * c.rows())
-      return "tensor_rows must be in ((grid-1)*rows, grid*rows]";
+    const index_t blocks_rows = c.grid * c.tiles_per_block() * c.rows();
+    if (c.tensor_rows <= blocks_rows - c.rows() || c.tensor_rows > blocks_rows)
+      return "tensor_rows must be in ((grid*tiles-1)*rows, grid*tiles*rows]";
     if (c.tensor_cols < 1 || c.tensor_cols > c.cols()) return "tensor_cols must be in [1, cols]";
     if (c.fault != 0 && c.fault != 1) return "fault must be 0 or 1";
+    if (c.kind != props_kind::copy && c.kind != props_kind::stencil && c.kind != props_kind::reduce &&
+        c.kind != props_kind::loop)
+      return "kind must be copy, stencil, reduce or loop";
+    if (c.kind == props_kind::loop ? c.loop_tiles < 2 || c.loop_tiles > 4 || (c.double_buffer != 0 && c.double_buffer != 1)
+                                   : c.loop_tiles != 0 || c.double_buffer != 0)
+      return "a loop moves 2..4 tiles (loop_tiles " + std::to_string(c.loop_tiles) + ", double_buffer " +
+             std::to_string(c.double_buffer) + "); other kinds set neither";
+    if (c.kind == props_kind::reduce && c.reader.n_p == 2)
+      for (int k = 0; k < c.reader.p_size[0]; ++k)
+        if (c.reader.p[0][k].major == 2) return "a reduce's reader must not split the columns over warps";
+    const int points = c.kind == props_kind::stencil ? c.stencil_points : 0;
+    if (c.kind == props_kind::stencil && (points < 2 || points > props_max_stencil_points))
+      return "a stencil reads 2..5 offsets (stencil_points " + std::to_string(c.stencil_points) + ")";
+    for (int k = 0; k < props_max_stencil_points; ++k) {
+      if (k >= points && (c.stencil_dr[k] != 0 || c.stencil_dc[k] != 0 || c.stencil_points != points))
+        return "stencil offsets set past stencil_points (or on a copy)";
+      if (c.stencil_dr[k] < -2 || c.stencil_dr[k] > 2 || c.stencil_dc[k] < -2 || c.stencil_dc[k] > 2)
+        return "stencil offset " + std::to_string(k) + " outside [-2, 2] x [-2, 2]";
+      for (int j = 0; j < k && k < points; ++j)
+        if (c.stencil_dr[j] == c.stencil_dr[k] && c.stencil_dc[j] == c.stencil_dc[k])
+          return "stencil offset " + std::to_string(k) + " repeats offset " + std::to_string(j);
+    }
     index_t space = 0;
     with_props_layout(c, [&](auto family) {
       constexpr props_layout L = decltype(family)::value;
@@ -153,18 +221,26 @@ std::string check_props_case(const props_case& c) {
       (void)props_lds_descriptor<L>(c, c.fault != 0);
     });
     (void)props_global_descriptor(c);
-    if (space * c.element_bytes > props_max_lds_bytes) return "the LDS tile exceeds 48 KiB";
+    if (space * c.element_bytes * (c.double_buffer ? 2 : 1) > props_max_lds_bytes) return "the LDS tile(s) exceed 48 KiB";
   } catch (const spec_error& e) {
     return e.what();
   }
   return "";
 }
 
-rc::Gen<props_case> gen_props_case(int fault, index_t wave) {
-  return rc::gen::exec([fault, wave] {
+rc::Gen<props_case> gen_props_case(int fault, index_t wave, std::vector<props_kind> kinds) {
+  if (kinds.empty()) kinds = {props_kind::copy};
+  return rc::gen::exec([fault, wave, kinds] {
     props_case c;
     c.fault = fault;
     c.wave = wave;
+    // First, and only when there is a choice (see the header: old seeds, old cases).
+    c.kind = kinds.size() > 1 ? kinds[uniform<std::size_t>(0, kinds.size())] : kinds[0];
+    if (c.kind == props_kind::loop) {
+      c.loop_tiles = uniform<index_t>(2, 5);
+      c.double_buffer = uniform(0, 2);
+    }
+    const index_t tiles = c.tiles_per_block();  // 1 but for a loop: the draws below are the old ones
     c.element_bytes = pick<int>({4, 2, 8});
     const int warp_bits = *rc::gen::inRange(0, 4);
     const index_t warps = index_t{1} << warp_bits;
@@ -191,14 +267,15 @@ rc::Gen<props_case> gen_props_case(int fault, index_t wave) {
     const index_t rows = lane_rows * warp_rows * yr, cols = lane_cols * warp_cols * yc * v;
     c.writer = assemble(dim_parts(lane_rows, warp_rows, yr, v == 1 && yc == 1, 1),
                         dim_parts(lane_cols, warp_cols, yc, false, v), {}, warps);
-    c.reader = *rc::gen::suchThat(rc::gen::exec([=] { return gen_reader(rows, cols, wave, warps, max_vector); }),
+    const bool rows_only_warps = c.kind == props_kind::reduce;
+    c.reader = *rc::gen::suchThat(rc::gen::exec([=] { return gen_reader(rows, cols, wave, warps, max_vector, rows_only_warps); }),
                                   [bytes = c.element_bytes](const tile_distribution_encoding& e) {
                                     return e.elements_per_thread() <= props_max_elements &&
                                            e.elements_per_thread() * bytes <= props_max_thread_bytes;
                                   });
     c.grid = *rc::gen::inRange<index_t>(1, 5);
     const bool exact = *rc::gen::inRange(0, 2) == 0;
-    c.tensor_rows = exact ? c.grid * rows : *rc::gen::inRange<index_t>((c.grid - 1) * rows + 1, c.grid * rows + 1);
+    c.tensor_rows = exact ? c.grid * tiles * rows : *rc::gen::inRange<index_t>((c.grid * tiles - 1) * rows + 1, c.grid * tiles * rows + 1);
     c.tensor_cols = exact ? cols : *rc::gen::inRange<index_t>(1, cols + 1);
     // The widest vector either window may use along the columns (row starts must stay aligned to it).
     const index_t widest = std::max(c.writer.h[1][c.writer.n_h[1] - 1], c.reader.h[1][c.reader.n_h[1] - 1]);
@@ -244,15 +321,22 @@ rc::Gen<props_case> gen_props_case(int fault, index_t wave) {
       case props_layout::morton:
         break;
     }
+    if (c.kind == props_kind::stencil) draw_stencil(c);
+    if (c.double_buffer) {  // two buffers must fit too, else one
+      index_t space = 0;
+      with_props_layout(c, [&](auto family) { space = props_lds_descriptor<decltype(family)::value>(c, false).element_space_size; });
+      if (2 * space * c.element_bytes > props_max_lds_bytes) c.double_buffer = 0;
+    }
     return c;
   });
 }
 
-rc::Shrinkable<props_case> generate_case(std::uint64_t seed, int index, int fault, index_t wave) {
+rc::Shrinkable<props_case> generate_case(std::uint64_t seed, int index, int fault, index_t wave,
+                                         const std::vector<props_kind>& kinds) {
   rc::Random random(seed);
   for (int i = 0; i < index; ++i) random.split();
   rc::Random mine = random.split();
-  return gen_props_case(fault, wave)(mine, std::min(100, 10 + index));
+  return gen_props_case(fault, wave, kinds)(mine, std::min(100, 10 + index));
 }
 
 }  // namespace tilesim::gpu::props

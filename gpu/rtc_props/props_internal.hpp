@@ -57,6 +57,7 @@ struct options {
   std::chrono::steady_clock::time_point counters_deadline = std::chrono::steady_clock::time_point::max();
   bool counting = false;  // props-pass under Nsight Compute: exit 0 even when an output differs (the run judges)
   int fault = 0;
+  std::vector<props_kind> kinds = {props_kind::copy};  // --kinds: what the generated programs may be (props_case.hpp)
 };
 
 options parse(std::vector<std::string>& args, bool pass);

@@ -94,6 +94,18 @@ json_value to_json(const props_case& c) {
   v.set("fault", c.fault);
   v.set("writer", encoding_json(c.writer));
   v.set("reader", encoding_json(c.reader));
+  v.set("kind", kind_name(c.kind));
+  if (c.kind == props_kind::stencil) {
+    json_value::array offsets;
+    for (int k = 0; k < c.stencil_points; ++k)
+      offsets.push_back(json_value::array{json_value(static_cast<long long>(c.stencil_dr[k])),
+                                          json_value(static_cast<long long>(c.stencil_dc[k]))});
+    v.set("stencil_offsets", offsets);
+  }
+  if (c.kind == props_kind::loop) {
+    v.set("loop_tiles", static_cast<long long>(c.loop_tiles));
+    v.set("double_buffer", c.double_buffer);
+  }
   return v;
 }
 
@@ -124,6 +136,22 @@ props_case case_from_json(const json_value& v) {
   c.fault = static_cast<int>(integer(v["fault"], "fault"));
   c.writer = encoding_from(v["writer"], "writer");
   c.reader = encoding_from(v["reader"], "reader");
+  // "kind": absent in the recordings made before issue 33, which are all copies.
+  const std::string kind = v.get("kind") ? v["kind"].string() : "copy";
+  bool known_kind = false;
+  for (props_kind k : {props_kind::copy, props_kind::stencil, props_kind::reduce, props_kind::loop})
+    if (kind == kind_name(k)) c.kind = k, known_kind = true;
+  if (!known_kind) throw json_error("kind \"" + kind + "\" is not one of copy, stencil, reduce, loop");
+  if (c.kind == props_kind::loop) {
+    c.loop_tiles = integer(v["loop_tiles"], "loop_tiles");
+    c.double_buffer = static_cast<int>(integer(v["double_buffer"], "double_buffer"));
+  }
+  if (c.kind == props_kind::stencil) {
+    c.stencil_points = fill(v["stencil_offsets"], props_max_stencil_points, "stencil_offsets", [&](int k, const json_value& x) {
+      const rh o = rh_from(x, "stencil_offsets");
+      c.stencil_dr[k] = o.major, c.stencil_dc[k] = o.minor;
+    });
+  }
   if (const std::string why = check_props_case(c); !why.empty()) throw json_error("case is invalid: " + why);
   return c;
 }

@@ -3,6 +3,8 @@
 
 #include <cmath>
 
+#include "gpu/rtc_props/kernel_source.hpp"
+#include "gpu/rtc_props/props_generators.hpp"
 #include "gpu/rtc_props/props_json.hpp"
 #include "gpu/rtc_props/props_sim.hpp"
 
@@ -65,9 +67,31 @@ replay_result replay_recording(const json_value& report) {
   replay_result out;
   if (!report.get("tool") || report["tool"].string() != "tilesim-gpu props")
     throw json_error("not a tilesim-gpu props report (\"tool\" is not \"tilesim-gpu props\")");
+  // The draw: the seed and kinds regenerate the cases unless they came from a file.
+  const bool drawn = report.get("seed") && report.get("command") &&
+                     report["command"].string().find("--cases-file") == std::string::npos;
+  std::vector<props_kind> kinds = {props_kind::copy};
+  if (report.get("kinds")) {
+    std::string list;
+    for (const json_value& k : report["kinds"].elements()) list += (list.empty() ? "" : ",") + k.string();
+    try {
+      kinds = parse_kinds(list);
+    } catch (const std::invalid_argument& e) {
+      throw json_error(std::string("kinds: ") + e.what());
+    }
+  }
   for (const json_value& row : report["cases"].elements()) {
     ++out.cases;
     props_case c = case_from_json(row["case"]);
+    if (drawn) {
+      ++out.regenerated;
+      const int at = static_cast<int>(row["index"].number());
+      if (!(generate_case(read_u64(report["seed"], "seed"), at, c.fault, 32, kinds).value() == c))
+        out.not_regenerated.push_back("case " + std::to_string(at) + ": the seed and kinds draw another case");
+      if (row.get("kernel") && row["kernel"].string() != kernel_name(c))
+        out.not_regenerated.push_back("case " + std::to_string(at) + ": kernel " + row["kernel"].string() +
+                                      " recorded, the case's text names " + kernel_name(c));
+    }
     c.fault = 0;  // the simulator side never runs the device fault
     const case_inputs in = make_case_inputs(c, read_u64(row["input_seed"], "input_seed"));
     const case_simulation s = simulate_case(c, in);
@@ -79,6 +103,7 @@ replay_result replay_recording(const json_value& report) {
         (*gpu)["cycles_per_block_median"].number() > 0) {
       const double measured = (*gpu)["cycles_per_block_median"].number();
       out.cycle_errors.push_back(std::fabs(s.cycles_per_workgroup - measured) / measured);
+      out.cycle_errors_by_kind[kind_name(c.kind)].push_back(out.cycle_errors.back());
       out.cycles.push_back({static_cast<double>(row["index"].number()), s.cycles_per_workgroup, measured});
     }
     if (gpu == nullptr || gpu->is_null() || !gpu->get("counters") || (*gpu)["counters"].is_null()) continue;

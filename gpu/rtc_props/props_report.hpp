@@ -10,6 +10,9 @@
 // replay_recording(report) re-runs the simulator side of every recorded case and compares its counters with the
 // GPU's (Nsight Compute, the hardware truth) where they were measured; a pending case (no GPU counters) is only
 // re-run (a CPU test: data/recordings/, replay.test.cpp holds the cases known to differ, with their causes).
+// Where the report has a seed and no --cases-file, it also regenerates each case from (seed, index, the case's
+// fault, the report's "kinds", copy when absent) and compares it, and each recorded kernel name with the case's:
+// the generator and the kernel text must still make what was measured.
 //
 // WORKED EXAMPLE. replay_recording(parse_json(text)): .measured cases compared, .differing the indices of those
 // whose simulated counters differ from the GPU's, .mismatches one line per differing counter.
@@ -19,6 +22,7 @@
 #pragma once
 
 #include <array>
+#include <map>
 
 #include <optional>
 #include <string>
@@ -74,6 +78,9 @@ struct replay_result {
   std::vector<std::string> mismatches;  // "case 12: lds_wavefronts_ld recorded (gpu) 64, simulated 96"
   std::vector<double> cycle_errors;     // per case with GPU cycles: |today's prediction - GPU median| / GPU median
   std::vector<std::array<double, 3>> cycles;  // the same cases: {index, today's prediction, GPU median}
+  std::map<std::string, std::vector<double>> cycle_errors_by_kind;  // cycle_errors split by the case's kind ("copy")
+  int regenerated = 0;                 // cases the recording's seed and kinds regenerate, compared
+  std::vector<std::string> not_regenerated;  // "case 7: the seed draws another case" / "...: kernel name differs"
 };
 // Replays the simulator side of every case of a `tilesim-gpu props` report (see above); util::json_error on a bad file.
 replay_result replay_recording(const util::json_value& report);

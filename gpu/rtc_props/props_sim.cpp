@@ -22,7 +22,7 @@ index_t reader_replication(const props_case& c) {
 std::size_t lds_bytes_of(const props_case& c) {
   index_t space = 0;
   with_props_layout(c, [&](auto family) { space = props_lds_descriptor<decltype(family)::value>(c, false).element_space_size; });
-  return static_cast<std::size_t>(space * c.element_bytes);
+  return static_cast<std::size_t>(space * c.element_bytes * (c.double_buffer ? 2 : 1));
 }
 
 case_inputs make_case_inputs(const props_case& c, std::uint64_t seed) {
@@ -113,11 +113,14 @@ case_simulation simulate_case(const props_case& c, const case_inputs& in) {
           }
         }
       }
-  const index_t want = 1;  // replica 0 of a replicated reader stores (props_program.hpp)
+  // Replica 0 of a replicated reader stores each element once (props_program.hpp); a reduce stores column 0 only.
+  const auto want_at = [&](std::size_t e) {
+    return c.kind != props_kind::reduce || e % static_cast<std::size_t>(c.tensor_cols) == 0 ? 1 : 0;
+  };
   s.stores_per_element_ok = outside == 0;
   if (outside) s.stores_note = std::to_string(outside) + " stored elements outside the output tensor";
   for (std::size_t e = 0; e < count && s.stores_per_element_ok; ++e)
-    if (stores[e] != want) {
+    if (const int want = want_at(e); stores[e] != want) {
       s.stores_per_element_ok = false;
       s.stores_note = "element (row " + std::to_string(e / static_cast<std::size_t>(c.tensor_cols)) + ", col " +
                       std::to_string(e % static_cast<std::size_t>(c.tensor_cols)) + ") stored " +
@@ -143,10 +146,46 @@ case_simulation simulate_case(const props_case& c, const case_inputs& in) {
   return s;
 }
 
+byte_buffer reference_output(const props_case& c, const case_inputs& in) {
+  if (c.kind == props_kind::copy || c.kind == props_kind::loop) return in.buffers[0];
+  const std::size_t es = static_cast<std::size_t>(c.element_bytes);
+  const std::uint64_t mask = es == 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * es)) - 1;
+  const byte_buffer& x = in.buffers[0];
+  // Block b's tile element (r, k): the input inside the tensor, 0 in the pads (what the writer stored to LDS).
+  auto tile = [&](index_t b, index_t r, index_t k) -> std::uint64_t {
+    const index_t row = b * c.rows() + r;
+    if (row >= c.tensor_rows || k >= c.tensor_cols) return 0;
+    std::uint64_t v = 0;
+    std::memcpy(&v, x.data() + static_cast<std::size_t>(row * c.tensor_cols + k) * es, es);
+    return v;
+  };
+  if (c.kind == props_kind::reduce) {
+    byte_buffer out = in.buffers[1];  // the poison, but at (row, 0): the row's sum
+    for (index_t row = 0; row < c.tensor_rows; ++row) {
+      std::uint64_t sum = 0;
+      for (index_t k = 0; k < c.cols(); ++k) sum += tile(row / c.rows(), row % c.rows(), k);
+      sum &= mask;
+      std::memcpy(out.data() + static_cast<std::size_t>(row * c.tensor_cols) * es, &sum, es);
+    }
+    return out;
+  }
+  byte_buffer out(x.size());
+  for (index_t row = 0; row < c.tensor_rows; ++row)
+    for (index_t k = 0; k < c.tensor_cols; ++k) {
+      const index_t b = row / c.rows(), r = row % c.rows();
+      std::uint64_t sum = 0;
+      for (int p = 0; p < c.stencil_points; ++p)
+        sum += tile(b, floor_mod(r + c.stencil_dr[p], c.rows()), floor_mod(k + c.stencil_dc[p], c.cols()));
+      sum &= mask;
+      std::memcpy(out.data() + static_cast<std::size_t>(row * c.tensor_cols + k) * es, &sum, es);
+    }
+  return out;
+}
+
 case_check check_case_output(const props_case& c, const case_inputs& in, const byte_buffer& output) {
   case_check k;
   const std::size_t es = static_cast<std::size_t>(c.element_bytes);
-  const byte_buffer& want = in.buffers[0];
+  const byte_buffer want = reference_output(c, in);
   k.compared = static_cast<long long>(want.size() / es);
   for (std::size_t i = 0; i < want.size() / es; ++i) {
     if (output.size() >= (i + 1) * es && std::memcmp(want.data() + i * es, output.data() + i * es, es) == 0) continue;

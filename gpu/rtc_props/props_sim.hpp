@@ -8,8 +8,12 @@
 //                      what Nsight Compute counts (gpu/crosscheck's predicted_counters): LDS wavefronts and
 //                      instructions, global sectors and instructions (ld, st), local 0; the median
 //                      workgroup's predicted cycles; the run's findings (races, bounds, misaligned); and whether
-//                      each output element was stored exactly once
-//   check_case_output  output == input, bit for bit, over the tensor (the copy law); first mismatch named
+//                      each output element was stored exactly once (a reduce: column 0 once, the rest never)
+//   reference_output   the output the kind defines, computed on the host from the input alone: a copy's is the
+//                      input; a stencil's element (r, c) of block b's tile is the wrapping sum over its offsets of
+//                      tile((r + dr) mod rows, (c + dc) mod cols), the tile being the input with 0 in the pads;
+//                      a reduce's is the poison with (row, 0) = the row's wrapping sum
+//   check_case_output  output == reference_output, bit for bit, over the tensor (the kind's law); first mismatch named
 // GPU and simulator outputs both go through check_case_output; the simulator's counters are read once
 // (simulate_case), the GPU's from Nsight Compute.
 //
@@ -61,9 +65,12 @@ struct case_check {
   std::string first_mismatch;  // "(row 3, col 7): expected 0x1234, got 0xffff"
 };
 
+// The output c must produce over `in` (see above), as bytes of the output slot.
+byte_buffer reference_output(const props_case& c, const case_inputs& in);
+
 case_check check_case_output(const props_case& c, const case_inputs& in, const byte_buffer& output);
 
-// The LDS bytes the program allocates (one tile in c's layout): what a launch's dynamic shared memory must hold.
+// The LDS bytes the program allocates (one tile in c's layout, two for a double-buffered loop): what a launch's dynamic shared memory must hold.
 std::size_t lds_bytes_of(const props_case& c);
 
 // The product of the reader's R lengths: how many threads store each element.

@@ -34,9 +34,13 @@ const std::map<std::string, std::set<int>> known_differing = {};
 // recording was used to fit it (issue 33's held-out discipline: sim/arch/sm90.cpp's guarded-access counts were fitted
 // on props-h200.json alone; every other file judges them). Before those counts (the recordings' own simulator side)
 // every file was 19-22 %.
+// A median below 0 marks a recording listed before its first replay (issue 33's widened programs, recorded held out
+// with --kinds): the replay prints its median, per kind too, and holds it to nothing until that median is written
+// here; the 10 % target applies to it only then (`target`: false while the model has not been judged on its kinds).
 struct cycle_accuracy {
   double median;
   bool fitted_on;
+  bool target = true;
 };
 const std::map<std::string, cycle_accuracy> props_cycle_accuracy = {
     {"props-h200.json", {0.0757, true}},                // H200, seed 18, 500 cases: the fit
@@ -46,6 +50,9 @@ const std::map<std::string, cycle_accuracy> props_cycle_accuracy = {
     {"props-h100.json", {0.0755, false}},               // H100, seed 18
     {"props-h100-default.json", {0.0804, false}},       // H100, seed 27
     {"props-h100-fault.json", {0.0533, false}},  // H100, the 100 cases of the fault run (fault-free twins timed)
+    // H200, seed 20261201, 300 cases of --kinds copy,stencil,reduce,loop (docs/gpu.md, "Kinds"): held out, to be
+    // recorded; after its first replay, write the median it prints here (and `target` true once the model is judged).
+    {"props-h200-kinds-seed20261201.json", {-1, false, false}},
 };
 
 // Law: the simulator predicts what Nsight Compute measured on the GPU (the hardware truth): in every props
@@ -92,14 +99,27 @@ TEST_CASE("every props recording replays on the simulator") {
       const double median = e[e.size() / 2];
       MESSAGE(name, ": cycles per block, today's model against the GPU: median |error| ", 100 * median, " %, 90th percentile ",
               100 * e[e.size() * 9 / 10], " %, worst ", 100 * e.back(), " % over ", e.size(), " cases");
+      if (r.cycle_errors_by_kind.size() > 1)
+        for (auto [kind, k] : r.cycle_errors_by_kind) {
+          std::sort(k.begin(), k.end());
+          MESSAGE(name, ": ", kind, ": median |error| ", 100 * k[k.size() / 2], " %, worst ", 100 * k.back(), " % over ",
+                  k.size(), " cases");
+        }
       // Law: on every recording, fitted on or held out, today's model stays within 0.5 points of the median listed
       // above (no drift), and a held-out recording's median is at most 10 % (issue 33; its target is 8 %).
       const auto listed_accuracy = props_cycle_accuracy.find(name);
       INFO(name, ": a props recording with GPU cycles must be listed in props_cycle_accuracy (fitted on or held out)");
       REQUIRE(listed_accuracy != props_cycle_accuracy.end());
-      CHECK(median <= listed_accuracy->second.median + 0.005);
-      if (!listed_accuracy->second.fitted_on) CHECK(median <= 0.10);
+      if (listed_accuracy->second.median >= 0) CHECK(median <= listed_accuracy->second.median + 0.005);
+      if (!listed_accuracy->second.fitted_on && listed_accuracy->second.target) CHECK(median <= 0.10);
     }
+    // Law: the recording's seed and kinds still draw its cases, and each case's kernel text still has the recorded
+    // name (old seeds regenerate exactly what was measured, whatever kinds were added since).
+    std::string regeneration;
+    for (const std::string& m : r.not_regenerated) regeneration.append(regeneration.empty() ? "" : "; ").append(m);
+    MESSAGE(name, ": ", r.regenerated, " cases regenerated from the seed");
+    INFO(name, ": ", r.not_regenerated.size(), " cases not regenerated: ", regeneration.substr(0, 2000));
+    CHECK(r.not_regenerated.empty());
     INFO(name, ": differing and not listed:", unlisted, "; first: ", first);
     CHECK(unlisted.empty());
     INFO(name, ": listed but agreeing now (remove them from the lists):", agreeing);
