@@ -85,7 +85,7 @@ inline const char* gpu_help(std::string_view command) {
       "Prints the GPU, driver, runtime version, multiprocessors, clock and warp size. No options but --help.\n"
       "\n") + gpu_exit_codes;
   static const std::string props = std::string(
-      "usage: tilesim-gpu props [--cases N] [--seed S] [--report FILE] [--no-counters] [--cases-file FILE]\n"
+      "usage: tilesim-gpu props [--cases N] [--seed S] [--kinds LIST] [--report FILE] [--no-counters] [--cases-file FILE]\n"
       "                         [--compiler nvrtc|nvcc] [--compile-jobs N] [--cache DIR] [--root DIR] [--repeat R]\n"
       "                         [--counters-batch K] [--counters-deadline S] [--sanitize-cases N] [--shrink-budget N]\n"
       "                         [--shrink-seconds N] [--fault swizzle-bit]\n"
@@ -105,6 +105,8 @@ inline const char* gpu_help(std::string_view command) {
       "options:\n"
       "  --cases N              generated cases, 1..100000 (default 200)\n"
       "  --seed S               generator and input seed (default: random, printed; --seed S replays a run)\n"
+      "  --kinds LIST           program kinds to draw, of copy,stencil,reduce,loop (default copy: the recorded seeds'\n"
+      "                         programs); the report keeps the list, so a seed and its kinds replay a run\n"
       "  --report FILE          write the run as JSON (tool \"tilesim-gpu props\"; data/recordings/props-*.json are replayed\n"
       "                         by the CPU test gpu-props)\n"
       "  --no-counters          skip the Nsight Compute pass (ncu on PATH, or $NCU)\n"
