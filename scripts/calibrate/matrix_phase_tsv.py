@@ -65,6 +65,10 @@ def main(argv):
         inst_op, wave_op = OPS[family]
         inst = values.get((k, f"smsp__sass_inst_executed_{inst_op}.sum"))
         wave = values.get((k, f"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_{wave_op}.sum"))
+        if inst == "n/a" and family == "stmatrix":
+            # ncu 2025.3.1 on an H200 has no op_stsm instruction count (2026-11-29: "n/a"), only its wavefronts; the
+            # probe issues exactly one instruction per launch (one warp, one stmatrix).
+            inst = "1"
         if inst is None or wave is None:
             print(f"launch {k} ({instruction} {pattern}): ncu's CSV has no {inst_op} / {wave_op} metric for it")
             return 1

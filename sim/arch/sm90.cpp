@@ -42,8 +42,8 @@ const arch_table& sm90_table() {
     // ldmatrix / stmatrix: each 8x8 matrix its own phase, phases never merge (lds_banks.hpp).
     a.matrix_phases.evidence = {
         "measured (H200, h200-ldmatrix-phases.tsv): ldmatrix.x1/x2/x4, each 8x8 matrix its own phase, never merged",
-        "assumed, mirrors ldmatrix's measurement: stmatrix's 8x8 matrices each their own phase (to be measured: "
-        "gpu/calibrate/stmatrix_phase_probe.cu, h200-stmatrix-phases.tsv)"};
+        "measured (H200, h200-stmatrix-phases.tsv, 2026-11-29): stmatrix.x1/x2/x4, each 8x8 matrix its own phase, "
+        "never merged (one row for all lanes: 4/2/1 wavefronts; 8-way 32/16/8), as STS.128 at the same rows"};
 
     lds_timing_constants& t = a.lds_timing;
     // One wavefront (128 B) per clock per SM: R 1.7 ("128 bytes/cycle") and H: 32 warps repeating a
