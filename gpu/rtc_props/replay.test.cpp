@@ -28,7 +28,18 @@ TEST_SUITE("props-gpu") {
 // 500 differing, every one in the LDS load counters: 10 "widened" (nvcc merged a lane's neighbouring LDS loads whose
 // alignment it proved, case 119: 5 ld.shared.v4.u32 for 10 loads of 8 bytes) and 16 "fewer loads past the tensor".
 // All 26 (the same programs) now agree, the 16 past-tensor ones included: they were widening too.
-const std::map<std::string, std::set<int>> known_differing = {};
+// props-h200-kinds-seed20261201.json (H200, 2026-11-29, the first run of the widened kinds, held out): 30 of the 250
+// measured differ, all in the LDS load counters and all with fewer loads on the GPU:
+//   - 29 stencils (of 69 measured): a thread whose stencil points overlap reads one LDS element twice with no store
+//     between; nvcc loads it once (case 28: 18 simulated, 6 executed). The simulator counts every read as written:
+//     a compiler rule it does not model yet (issue 33's note);
+//   - case 194, a copy (row-major fp32): 6 LDS loads executed against 12 simulated, half the wavefronts too: not
+//     analysed yet (a merge despite lds_loads::as_written?).
+const std::map<std::string, std::set<int>> known_differing = {
+    {"props-h200-kinds-seed20261201.json",
+     {1, 16, 17, 23, 28, 29, 31, 36, 38, 40, 42, 45, 60, 67, 87, 91, 96, 107, 115, 123, 125, 129, 155, 159, 160, 179, 194,
+      197, 219, 246}},
+};
 
 // The timing model against each props recording: the median |cycle error| today's model gives, and whether the
 // recording was used to fit it (issue 33's held-out discipline: sim/arch/sm90.cpp's guarded-access counts were fitted
@@ -50,9 +61,10 @@ const std::map<std::string, cycle_accuracy> props_cycle_accuracy = {
     {"props-h100.json", {0.0755, false}},               // H100, seed 18
     {"props-h100-default.json", {0.0804, false}},       // H100, seed 27
     {"props-h100-fault.json", {0.0533, false}},  // H100, the 100 cases of the fault run (fault-free twins timed)
-    // H200, seed 20261201, 300 cases of --kinds copy,stencil,reduce,loop (docs/gpu.md, "Kinds"): held out, to be
-    // recorded; after its first replay, write the median it prints here (and `target` true once the model is judged).
-    {"props-h200-kinds-seed20261201.json", {-1, false, false}},
+    // H200, seed 20261201, 300 cases of --kinds copy,stencil,reduce,loop (docs/gpu.md, "Kinds"), 2026-11-29: held out
+    // (the model was never fitted on the new kinds): median 11.1 % (copy 8.3, stencil 7.9, reduce 12.0, loop 14.9),
+    // 90th percentile 26.1 %, worst 64.3 %. Drift is held; the 10 % target is not met yet on these kinds.
+    {"props-h200-kinds-seed20261201.json", {0.1109, false, false}},
 };
 
 // Law: the simulator predicts what Nsight Compute measured on the GPU (the hardware truth): in every props
