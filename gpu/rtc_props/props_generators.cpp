@@ -131,8 +131,10 @@ tile_distribution_encoding gen_reader(index_t rows, index_t cols, index_t wave, 
   std::vector<part> r_parts;
   if (split[0][2] > 1) r_parts.push_back({split[0][2], owner::lane});
   if (split[1][2] > 1) r_parts.push_back({split[1][2], owner::warp});
-  return assemble(dim_parts(split[0][0], split[1][0], rem_rows, one_y, 1), dim_parts(split[0][1], split[1][1], rem_cols, false, vr),
-                  r_parts, warps);
+  // Columns first: the recordings were drawn by g++, which evaluated assemble's arguments right to left.
+  const std::vector<part> cols_parts = dim_parts(split[0][1], split[1][1], rem_cols, false, vr);
+  const std::vector<part> rows_parts = dim_parts(split[0][0], split[1][0], rem_rows, one_y, 1);
+  return assemble(rows_parts, cols_parts, r_parts, warps);
 }
 
 // The stencil offsets of a new stencil case (see the header).
@@ -270,8 +272,10 @@ rc::Gen<props_case> gen_props_case(int fault, index_t wave, std::vector<props_ki
     const index_t lane_rows = index_t{1} << lane_row_bits, lane_cols = wave / lane_rows;
     const index_t warp_rows = index_t{1} << warp_row_bits, warp_cols = warps / warp_rows;
     const index_t rows = lane_rows * warp_rows * yr, cols = lane_cols * warp_cols * yc * v;
-    c.writer = assemble(dim_parts(lane_rows, warp_rows, yr, v == 1 && yc == 1, 1),
-                        dim_parts(lane_cols, warp_cols, yc, false, v), {}, warps);
+    // Each draw is its own statement, columns first (see gen_reader): argument order is the compiler's choice.
+    const std::vector<part> writer_cols = dim_parts(lane_cols, warp_cols, yc, false, v);
+    const std::vector<part> writer_rows = dim_parts(lane_rows, warp_rows, yr, v == 1 && yc == 1, 1);
+    c.writer = assemble(writer_rows, writer_cols, {}, warps);
     const bool rows_only_warps = c.kind == props_kind::reduce;
     c.reader = *rc::gen::suchThat(rc::gen::exec([=] { return gen_reader(rows, cols, wave, warps, max_vector, rows_only_warps); }),
                                   [bytes = c.element_bytes](const tile_distribution_encoding& e) {
