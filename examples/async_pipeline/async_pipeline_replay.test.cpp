@@ -3,9 +3,9 @@
 // recorded seed gives the host's column sums, the GPU matched them, and the simulator predicts exactly the fourteen
 // counters Nsight Compute counted (each LDGSTS one op_ldgsts instruction, its 4 wavefronts apart from op_st, its
 // sectors in global op_ld) and every label's row of Nsight's source counters ("stage" is one cp.async class, not a
-// load and a store); the kernel at most 1.10x its hand-written twin. Cycles: the LDGSTS round trip is not calibrated
-// yet and the recording's +44.7 % is the known miss: the replay holds it below 50 % (a regression guard, not a
-// target) and prints it.
+// load and a store); the kernel at most 1.10x its hand-written twin. Cycles within 15 %: a cp.async's read is priced
+// at LDGSTS's own rate and latency (sim/arch/sm90.cpp, fitted on gpu/calibrate/global_memory.cu's burst_async, never
+// on this program): +8.4 % against the recording (it was +44.7 % when the read was priced as a store).
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -41,7 +41,7 @@ TEST_CASE("async pipeline recordings: outputs, Nsight's fourteen counters and ev
     examples::check_recorded_labels(p, report);
     const double measured = p["hardware"]["cycles_per_block_median"].number();
     MESSAGE("async pipeline: cycles per block: simulator " << report.cycles_per_workgroup << ", GPU " << measured);
-    CHECK(std::fabs(report.cycles_per_workgroup - measured) <= 0.50 * measured);
+    CHECK(std::fabs(report.cycles_per_workgroup - measured) <= 0.15 * measured);
     examples::check_price_tag(p);
     ++points;
   }

@@ -21,11 +21,15 @@
 //            best of 5 launches after one warm-up. Varying N and G separates latency, per-SM rate and the L2's
 //            share when many SMs stream at once. burst_cold: the same, with the buffers allocated and copied from
 //            the host before every launch (as the cross-check's launches are): first touch of fresh memory.
+//   burst_async  the burst's load phase with cp.async.cg (LDGSTS.128 into shared memory, commit, wait_group 0)
+//            beside the LDG burst of the same shape, warm and cold, 1 to 132 blocks: what the timing model's
+//            cp.async copy costs against a load into registers (burst_async_cold: fresh memory).
 // Not part of the Meson build (like calibrate.cu): it runs on the device machine.
 //   nvcc -O3 -std=c++17 -arch=sm_90 -o global_memory gpu/calibrate/global_memory.cu
 //   global_memory                       every experiment at its default sizes
 //   global_memory chase BYTES...        the chase at these working-set sizes
 //   global_memory burst                 the burst table alone
+//   global_memory burst_async           LDG and LDGSTS bursts side by side
 //
 // WORKED EXAMPLE. `global_memory chase 4194304` builds a chain over 32768 lines of 4 MiB and prints
 //   chase.ca  4194304  <cycles>  cycles/load  ...      chase.cg  4194304  <cycles>  cycles/load  ...
@@ -112,11 +116,41 @@ __global__ void burst(const unsigned char* in, unsigned char* out, long long* cy
   }
 }
 
+// burst_async: the burst's load phase with cp.async (LDGSTS, 16 bytes, .cg: L2 to shared memory, no register):
+// N copies per thread, one commit, wait_group 0, a barrier; then the store phase from shared memory. cycles as burst's.
+template <int N>
+__global__ void burst_async(const unsigned char* in, unsigned char* out, long long* cycles) {
+  extern __shared__ uint4 staged[];  // 256 * N vectors
+  const uint4* src = reinterpret_cast<const uint4*>(in) + static_cast<long long>(blockIdx.x) * blockDim.x * N;
+  uint4* dst = reinterpret_cast<uint4*>(out) + static_cast<long long>(blockIdx.x) * blockDim.x * N;
+  __syncthreads();
+  const long long t0 = clock64();
+#pragma unroll
+  for (int u = 0; u < N; ++u) {
+    const unsigned at = static_cast<unsigned>(__cvta_generic_to_shared(&staged[u * blockDim.x + threadIdx.x]));
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(at), "l"(src + u * blockDim.x + threadIdx.x) : "memory");
+  }
+  asm volatile("cp.async.commit_group;" ::: "memory");
+  asm volatile("cp.async.wait_group 0;" ::: "memory");
+  __syncthreads();
+  const long long t1 = clock64();
+#pragma unroll
+  for (int u = 0; u < N; ++u) dst[u * blockDim.x + threadIdx.x] = staged[u * blockDim.x + threadIdx.x];
+  __syncthreads();
+  const long long t2 = clock64();
+  if (threadIdx.x == 0) {
+    cycles[2 * blockIdx.x] = t1 - t0;
+    cycles[2 * blockIdx.x + 1] = t2 - t1;
+  }
+}
+
 // cold: before every launch the buffers are allocated afresh and filled from the host, as the cross-check's
 // launches do (gpu/runtime/kernel_launch.hpp): first touch of memory the host just wrote.
-template <int N, int Width>
+// Async: the cp.async kernel (Width 16 only), tagged burst_async / burst_async_cold.
+template <int N, int Width, bool Async = false>
 void run_burst_case(int blocks, const unsigned char* d_in, unsigned char* d_out, long long* d_cycles, int sms,
                     bool cold = false) {
+  static_assert(!Async || Width == 16, "burst_async copies 16 bytes per cp.async");
   std::vector<long long> c(2 * static_cast<std::size_t>(blocks));
   double best_load = 1e30, best_store = 1e30;
   const std::size_t bytes = static_cast<std::size_t>(blocks) * 256 * N * Width;
@@ -129,7 +163,8 @@ void run_burst_case(int blocks, const unsigned char* d_in, unsigned char* d_out,
       CHECK(cudaMemcpy(in, host.data(), bytes, cudaMemcpyHostToDevice));
       CHECK(cudaMemcpy(out, host.data(), bytes, cudaMemcpyHostToDevice));
     }
-    burst<N, Width><<<blocks, 256>>>(in, out, d_cycles);
+    if constexpr (Async) burst_async<N><<<blocks, 256, 256 * N * 16>>>(in, out, d_cycles);
+    else burst<N, Width><<<blocks, 256>>>(in, out, d_cycles);
     CHECK(cudaGetLastError());
     CHECK(cudaDeviceSynchronize());
     CHECK(cudaMemcpy(c.data(), d_cycles, c.size() * sizeof(long long), cudaMemcpyDeviceToHost));
@@ -149,7 +184,7 @@ void run_burst_case(int blocks, const unsigned char* d_in, unsigned char* d_out,
     best_store = std::min(best_store, static_cast<double>(st[st.size() / 2]));
   }
   const long long sectors = 256LL * N * Width / 32;  // per block and phase
-  const char* tag = cold ? "burst_cold" : "burst";
+  const char* tag = Async ? (cold ? "burst_async_cold" : "burst_async") : (cold ? "burst_cold" : "burst");
   std::printf("%s.load\t%lld\t%.0f\tcycles/block\t%d blocks (%.2f per SM), %d x %d-byte loads per thread, %lld sectors per block, median block, best of 5\n",
               tag, static_cast<long long>(blocks) * 256 * N * Width, best_load, blocks, static_cast<double>(blocks) / sms, N, Width,
               sectors);
@@ -183,6 +218,33 @@ void run_burst() {
     run_burst_case<1, 4>(blocks, d_in, d_out, d_cycles, sms, true);
     run_burst_case<4, 4>(blocks, d_in, d_out, d_cycles, sms, true);
   }
+  CHECK(cudaFree(d_in));
+  CHECK(cudaFree(d_out));
+  CHECK(cudaFree(d_cycles));
+}
+
+// LDG against LDGSTS, phase for phase, on the same launches' shapes: warm (L2-resident) and cold (fresh memory).
+void run_burst_async() {
+  int sms = 0;
+  CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const std::size_t bytes = static_cast<std::size_t>(sms) * 256 * 8 * 16;  // the largest case: a block per SM, N 8
+  unsigned char *d_in, *d_out;
+  long long* d_cycles;
+  CHECK(cudaMalloc(&d_in, bytes));
+  CHECK(cudaMalloc(&d_out, bytes));
+  CHECK(cudaMemset(d_in, 1, bytes));
+  CHECK(cudaMalloc(&d_cycles, 2 * sizeof(long long) * sms));
+  for (bool cold : {false, true})
+    for (int blocks : {1, 8, 16, 64, sms}) {
+      run_burst_case<1, 16>(blocks, d_in, d_out, d_cycles, sms, cold);
+      run_burst_case<1, 16, true>(blocks, d_in, d_out, d_cycles, sms, cold);
+      run_burst_case<2, 16>(blocks, d_in, d_out, d_cycles, sms, cold);
+      run_burst_case<2, 16, true>(blocks, d_in, d_out, d_cycles, sms, cold);
+      run_burst_case<4, 16>(blocks, d_in, d_out, d_cycles, sms, cold);
+      run_burst_case<4, 16, true>(blocks, d_in, d_out, d_cycles, sms, cold);
+      run_burst_case<8, 16>(blocks, d_in, d_out, d_cycles, sms, cold);
+      run_burst_case<8, 16, true>(blocks, d_in, d_out, d_cycles, sms, cold);
+    }
   CHECK(cudaFree(d_in));
   CHECK(cudaFree(d_out));
   CHECK(cudaFree(d_cycles));
@@ -270,6 +332,7 @@ int main(int argc, char** argv) {
   std::size_t free_bytes = 0, total_bytes = 0;
   std::vector<std::size_t> sizes;
   const bool burst_only = argc == 2 && std::string(argv[1]) == "burst";
+  const bool burst_async_only = argc == 2 && std::string(argv[1]) == "burst_async";
   for (int i = 2; i < argc; ++i) {
     char* end = nullptr;
     const unsigned long long v = std::strtoull(argv[i], &end, 10);
@@ -279,8 +342,8 @@ int main(int argc, char** argv) {
     }
     sizes.push_back(v);
   }
-  if (argc >= 2 && std::string(argv[1]) != "chase" && !burst_only) {
-    std::fprintf(stderr, "usage: global_memory [chase BYTES... | burst]\n");
+  if (argc >= 2 && std::string(argv[1]) != "chase" && !burst_only && !burst_async_only) {
+    std::fprintf(stderr, "usage: global_memory [chase BYTES... | burst | burst_async]\n");
     return 2;
   }
   CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
@@ -296,6 +359,10 @@ int main(int argc, char** argv) {
   std::printf("experiment\tworking_set_bytes\tvalue\tunit\tdetail\n");
   if (burst_only) {
     run_burst();
+    return 0;
+  }
+  if (burst_async_only) {
+    run_burst_async();
     return 0;
   }
   if (sizes.empty()) sizes = {16384, 131072, 4u << 20, 32u << 20, 1u << 30};

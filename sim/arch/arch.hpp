@@ -143,6 +143,15 @@ struct global_timing {
   std::string_view evidence;
 };
 
+// A cp.async's global read (LDGSTS: L2 to shared memory, no register) as the timing model prices it: like a load
+// (global_timing) but at its own per-SM rate and first-touch latency; 0: the load's. Its L1 hits and later touches
+// are priced as a load's.
+struct async_copy_timing {
+  double sm_sectors_per_clock = 0;
+  double first_touch_latency = 0;
+  std::string_view evidence = "none: priced as a global load";
+};
+
 // How many workgroups share one SM / CU, and how many SMs a grid spreads over (sim/report's occupancy).
 struct occupancy_limits {
   int processors = 1;             // SMs / CUs
@@ -166,6 +175,13 @@ struct guard_rules {
   std::string_view evidence = "CK's source (buffer loads of invalid lanes issued, zeroed), not measured";
 };
 
+// What the compiler leaves out of a program as written (sim/pricing applies it to the instructions it prices).
+struct codegen_rules {
+  bool reuses_lds_loads = false;  // a wave's repeated LDS load, no barrier or LDS write between, issues nothing
+                                  // (sim/pricing/reused_loads.hpp); false: every load issues
+  std::string_view evidence = "not measured: every access issues as written";
+};
+
 struct arch_table {
   std::string_view name;         // "sm90"
   std::string_view description;  // "NVIDIA Hopper (H100/H200), 32 lanes, 32 banks x 4 B"
@@ -180,8 +196,10 @@ struct arch_table {
   std::string_view global_evidence;
   issue_timing issue;
   global_timing global;
+  async_copy_timing async_copy;
   occupancy_limits occupancy;
   guard_rules guards;
+  codegen_rules codegen;
 
   // The rule for (kind, width): lds_rule(access_kind::store, 8). Throws std::invalid_argument for a width
   // that is not 1, 2, 4, 8 or 16.

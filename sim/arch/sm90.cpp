@@ -139,6 +139,16 @@ const arch_table& sm90_table() {
     a.global = {523, 39.6, 2.26, 100, 2.6, 1.37, 128, 0, 128,
                 "measured (H100, data/calibration/h100-burst.tsv, h100-global.tsv and h100-conv-probe.tsv)"};
 
+    // cp.async (LDGSTS.E.BYPASS.128), measured on an H200 (data/calibration/h200-ldgsts-burst.tsv,
+    // gpu/calibrate/global_memory.cu `burst_async`): the burst's load phase with cp.async.cg, commit, wait_group 0,
+    // beside the LDG burst of the same shape in the same run, on fresh memory (burst_*_cold) with 8 and 16 blocks,
+    // least squares over 256-1024 sectors per block:
+    //   sm_sectors_per_clock 3.55: LDGSTS 3.85 (8 blocks) and 3.26 (16), where LDG gives 2.66 and 2.37 (the load's
+    //     2.26, measured on the H100, holds on the H200); a load into no register streams ~1.45x faster.
+    //   first_touch_latency 495: the fits' intercepts 507 and 482 (LDG's: 554 and 535; the load's 523).
+    // Judged on examples/async_pipeline (never used in the fit), see its replay test.
+    a.async_copy = {3.55, 495, "measured (H200, data/calibration/h200-ldgsts-burst.tsv: burst_async_cold, 8 and 16 blocks)"};
+
     // 132 SMs (H100 SXM5 and H200), 2048 threads, 32 blocks, 228 KiB of shared memory and 64 K 32-bit registers
     // per SM: CUDA C++ Programming Guide, "Compute Capability 9.0" technical specifications; the device query on
     // both devices.
@@ -153,6 +163,13 @@ const arch_table& sm90_table() {
     a.guards = {false, false,
                 "measured (H100), data/recordings/props-h100.json case 41: invalid global loads and warps with no "
                 "valid lane issue nothing"};
+    // nvcc serves a repeated shared-memory load from the first one's registers (sim/pricing/reused_loads.hpp).
+    // Measured: data/recordings/props-h200-kinds-seed20261201.json (H200, 2026-11-29): 29 stencils executed fewer
+    // LDS loads than written (case 1: offsets -1 and +1 of a 2-row tile, 4 LDS where 6 are written). Reusing every
+    // load equal to an earlier one matched 18 of them and made 6 others differ (nvcc does not prove a shifted
+    // window's elements equal); the block rule matches 9 and no other case; judged on the next kinds recording
+    // (docs/accuracy.md).
+    a.codegen = {true, "measured (H200), data/recordings/props-h200-kinds-seed20261201.json: stencils' repeated LDS reads"};
     return finish_arch_table(std::move(a));
   }();
   return table;

@@ -1,6 +1,7 @@
 // tilesim/sim/pricing/set_pricing.cpp: one set of co-resident workgroups priced and timed into a report_part.
 #include <algorithm>
 #include <cstdint>
+#include <deque>
 #include <iterator>
 #include <map>
 #include <tuple>
@@ -9,6 +10,7 @@
 #include "sim/models/global_coalescing.hpp"
 #include "sim/models/lds_timing.hpp"
 #include "sim/pricing/address_arithmetic.hpp"
+#include "sim/pricing/reused_loads.hpp"
 #include "sim/pricing/report_part.hpp"
 #include "sim/timing/program_timing.hpp"
 
@@ -107,6 +109,9 @@ report_part price_set(const arch_table& arch, const residency& res, long long se
   const global_timing& g = arch.global;
   const issue_timing& is = arch.issue;
   const double load_rate = std::min(g.sm_load_sectors_per_clock, g.l2_sectors_per_clock / res.processors);
+  const async_copy_timing& ac = arch.async_copy;  // a cp.async's read: its own rate and latency where measured
+  const double async_rate = ac.sm_sectors_per_clock > 0 ? std::min(ac.sm_sectors_per_clock, g.l2_sectors_per_clock / res.processors) : load_rate;
+  const double async_latency = ac.first_touch_latency > 0 ? ac.first_touch_latency : g.first_touch_latency;
   long long seen = 0;  // rows and instances in the order this pricing meets them
 
   auto row = [&](const std::string& label, const wave_instruction* i, int interval, int position) -> part_row& {
@@ -156,7 +161,8 @@ report_part price_set(const arch_table& arch, const residency& res, long long se
       std::size_t lds_seen = 0;       // wave w's LDS accesses priced so far
       int lds_interval = -1;          // the interval of the last of them
       bool guard_chain_paid = false;  // its first guarded global load waited for the guard's chain
-      std::vector<int> copies_in_flight;  // steps of its cp.async global reads whose landing is not yet priced
+      std::deque<int> copies_in_flight;  // steps of its cp.async global reads whose landing is not yet priced
+      const std::vector<bool> reused = arch.codegen.reuses_lds_loads ? reused_lds_loads(wr) : std::vector<bool>(wr.instructions.size());
       auto add_alu = [&](const alu_work& a, part_row* owner_row) {
         if (a.empty()) return;
         timed_step s;
@@ -213,6 +219,10 @@ report_part price_set(const arch_table& arch, const residency& res, long long se
             for (int op = 0; op < alu_op_count; ++op) ir.alu[op] += i.alu_before[op];
           }
           if (what == part_of::alu_only) continue;
+          if (reused[at_index]) {  // served from an earlier load's registers: no instruction (its arithmetic stays)
+            if (is.address_ops > 0) ++lds_seen;
+            continue;
+          }
           ++ir.instances;
           timed_step s;
           s.produces_data = i.access.kind == access_kind::load && !i.async_copy;  // a cp.async fills no register
@@ -224,7 +234,7 @@ report_part price_set(const arch_table& arch, const residency& res, long long se
             s.waits_for_data = false;
             if (!copies_in_flight.empty()) {
               s.waits_for_step = copies_in_flight.front();
-              copies_in_flight.erase(copies_in_flight.begin());
+              copies_in_flight.pop_front();
             }
           }
           if (i.access.space == memory_space::lds) {
@@ -253,7 +263,7 @@ report_part price_set(const arch_table& arch, const residency& res, long long se
             const global_cost c = global_instruction_cost(arch, i.access);
             ir.sectors += c.sectors;
             ir.ideal_sectors += c.ideal_sectors;
-            if (s.produces_data && !i.atomic) {
+            if ((s.produces_data || i.async_copy) && !i.atomic) {  // loads, and a cp.async's read (into no register)
               if (i.guarded && is.guarded_load_depth > 0 && !guard_chain_paid) {
                 // The guard's compare, from the block and thread index: the wave's first guarded load waits for it.
                 guard_chain_paid = true;
@@ -262,9 +272,9 @@ report_part price_set(const arch_table& arch, const residency& res, long long se
               const touch_count t = touches.at({i.interval, i.position, k * wave_key_stride + w, at_index});
               ir.l1_hit_sectors += t.hit;
               s.pipe = pipe_id::global_load;
-              s.occupancy = static_cast<double>(t.miss) / load_rate +
+              s.occupancy = static_cast<double>(t.miss) / (i.async_copy ? async_rate : load_rate) +
                             static_cast<double>(t.hit + t.merged) / g.l1_sectors_per_clock;
-              s.latency = t.miss + t.merged > 0 ? g.first_touch_latency : g.l1_load_latency;
+              s.latency = t.miss + t.merged > 0 ? (i.async_copy ? async_latency : g.first_touch_latency) : g.l1_load_latency;
             } else {  // stores and atomics leave the SM through the store path
               if (i.guarded && is.guarded_store_ops > 0) {
                 // The guard's compare and the store's address, recomputed in the compiler's branch around it: a
