@@ -1,7 +1,7 @@
 // tilesim/sim/pricing/reused_loads.test.cpp: the compiler's reuse of repeated LDS loads (reused_loads.hpp).
 #include <doctest/doctest.h>
 
-#include <tuple>
+#include <string>
 
 #include "kernel/model/program.hpp"
 #include "sim/engine/arch_launch.hpp"
@@ -89,13 +89,18 @@ TEST_CASE("law: on sm90 a program's repeated LDS read issues no instruction; on 
     const float b = load_element(lds, t);
     (void)(a + b);
   };
-  for (const auto& [arch, wave, expected] : {std::tuple{"sm90", 32, 1}, std::tuple{"gfx942", 64, 2}}) {
+  struct expectation {
+    const char* arch;
+    int block, loads;
+  };
+  for (const expectation& e : {expectation{"sm90", 32, 1}, expectation{"gfx942", 64, 2}}) {
+    const std::string arch = e.arch;  // a plain variable: clang 14 cannot capture a structured binding (CAPTURE)
     CAPTURE(arch);
-    const run_result r = run(launch_on(arch, 1, wave), global_memory{}, program);
+    const run_result r = run(launch_on(arch, 1, e.block), global_memory{}, program);
     const program_report report = make_program_report(arch_named(arch), r);
     long long loads = 0;
     for (const instruction_report& i : report.instructions)
       if (i.space == memory_space::lds && i.kind == access_kind::load) loads += i.instances;
-    CHECK(loads == expected);
+    CHECK(loads == e.loads);
   }
 }
