@@ -193,61 +193,62 @@ void run_burst_case(int blocks, const unsigned char* d_in, unsigned char* d_out,
               Width, sectors);
 }
 
-void run_burst() {
+// Device buffers for bursts of up to blocks_per_sm blocks per SM (N 8, 16 bytes): f(in, out, cycles, sms), then freed.
+template <class F>
+void with_burst_buffers(int blocks_per_sm, F&& f) {
   int sms = 0;
   CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-  const std::size_t bytes = static_cast<std::size_t>(8) * sms * 256 * 8 * 16;  // the largest case: 8 blocks per SM, N 8, 16 B
+  const std::size_t bytes = static_cast<std::size_t>(blocks_per_sm) * sms * 256 * 8 * 16;  // the largest case
   unsigned char *d_in, *d_out;
   long long* d_cycles;
   CHECK(cudaMalloc(&d_in, bytes));
   CHECK(cudaMalloc(&d_out, bytes));
   CHECK(cudaMemset(d_in, 1, bytes));
-  CHECK(cudaMalloc(&d_cycles, 2 * sizeof(long long) * 8 * sms));
-  for (int blocks : {1, 8, 32, 64, sms, 2 * sms, 4 * sms, 8 * sms}) {
-    run_burst_case<1, 16>(blocks, d_in, d_out, d_cycles, sms);
-    run_burst_case<2, 16>(blocks, d_in, d_out, d_cycles, sms);
-    run_burst_case<4, 16>(blocks, d_in, d_out, d_cycles, sms);
-    run_burst_case<8, 16>(blocks, d_in, d_out, d_cycles, sms);
-    run_burst_case<1, 4>(blocks, d_in, d_out, d_cycles, sms);
-    run_burst_case<4, 4>(blocks, d_in, d_out, d_cycles, sms);
-  }
-  for (int blocks : {1, 8, 64, sms}) {
-    run_burst_case<1, 16>(blocks, d_in, d_out, d_cycles, sms, true);
-    run_burst_case<2, 16>(blocks, d_in, d_out, d_cycles, sms, true);
-    run_burst_case<4, 16>(blocks, d_in, d_out, d_cycles, sms, true);
-    run_burst_case<1, 4>(blocks, d_in, d_out, d_cycles, sms, true);
-    run_burst_case<4, 4>(blocks, d_in, d_out, d_cycles, sms, true);
-  }
+  CHECK(cudaMalloc(&d_cycles, 2 * sizeof(long long) * blocks_per_sm * sms));
+  f(d_in, d_out, d_cycles, sms);
   CHECK(cudaFree(d_in));
   CHECK(cudaFree(d_out));
   CHECK(cudaFree(d_cycles));
 }
 
+void run_burst() {
+  with_burst_buffers(8, [](const unsigned char* d_in, unsigned char* d_out, long long* d_cycles, int sms) {
+    for (int blocks : {1, 8, 32, 64, sms, 2 * sms, 4 * sms, 8 * sms}) {
+      run_burst_case<1, 16>(blocks, d_in, d_out, d_cycles, sms);
+      run_burst_case<2, 16>(blocks, d_in, d_out, d_cycles, sms);
+      run_burst_case<4, 16>(blocks, d_in, d_out, d_cycles, sms);
+      run_burst_case<8, 16>(blocks, d_in, d_out, d_cycles, sms);
+      run_burst_case<1, 4>(blocks, d_in, d_out, d_cycles, sms);
+      run_burst_case<4, 4>(blocks, d_in, d_out, d_cycles, sms);
+    }
+    for (int blocks : {1, 8, 64, sms}) {
+      run_burst_case<1, 16>(blocks, d_in, d_out, d_cycles, sms, true);
+      run_burst_case<2, 16>(blocks, d_in, d_out, d_cycles, sms, true);
+      run_burst_case<4, 16>(blocks, d_in, d_out, d_cycles, sms, true);
+      run_burst_case<1, 4>(blocks, d_in, d_out, d_cycles, sms, true);
+      run_burst_case<4, 4>(blocks, d_in, d_out, d_cycles, sms, true);
+    }
+  });
+}
+
+// The LDG burst of N 16-byte loads per thread, then the LDGSTS burst of the same shape.
+template <int N>
+void run_ldg_then_ldgsts(int blocks, const unsigned char* d_in, unsigned char* d_out, long long* d_cycles, int sms, bool cold) {
+  run_burst_case<N, 16>(blocks, d_in, d_out, d_cycles, sms, cold);
+  run_burst_case<N, 16, true>(blocks, d_in, d_out, d_cycles, sms, cold);
+}
+
 // LDG against LDGSTS, phase for phase, on the same launches' shapes: warm (L2-resident) and cold (fresh memory).
 void run_burst_async() {
-  int sms = 0;
-  CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-  const std::size_t bytes = static_cast<std::size_t>(sms) * 256 * 8 * 16;  // the largest case: a block per SM, N 8
-  unsigned char *d_in, *d_out;
-  long long* d_cycles;
-  CHECK(cudaMalloc(&d_in, bytes));
-  CHECK(cudaMalloc(&d_out, bytes));
-  CHECK(cudaMemset(d_in, 1, bytes));
-  CHECK(cudaMalloc(&d_cycles, 2 * sizeof(long long) * sms));
-  for (bool cold : {false, true})
-    for (int blocks : {1, 8, 16, 64, sms}) {
-      run_burst_case<1, 16>(blocks, d_in, d_out, d_cycles, sms, cold);
-      run_burst_case<1, 16, true>(blocks, d_in, d_out, d_cycles, sms, cold);
-      run_burst_case<2, 16>(blocks, d_in, d_out, d_cycles, sms, cold);
-      run_burst_case<2, 16, true>(blocks, d_in, d_out, d_cycles, sms, cold);
-      run_burst_case<4, 16>(blocks, d_in, d_out, d_cycles, sms, cold);
-      run_burst_case<4, 16, true>(blocks, d_in, d_out, d_cycles, sms, cold);
-      run_burst_case<8, 16>(blocks, d_in, d_out, d_cycles, sms, cold);
-      run_burst_case<8, 16, true>(blocks, d_in, d_out, d_cycles, sms, cold);
-    }
-  CHECK(cudaFree(d_in));
-  CHECK(cudaFree(d_out));
-  CHECK(cudaFree(d_cycles));
+  with_burst_buffers(1, [](const unsigned char* d_in, unsigned char* d_out, long long* d_cycles, int sms) {
+    for (bool cold : {false, true})
+      for (int blocks : {1, 8, 16, 64, sms}) {
+        run_ldg_then_ldgsts<1>(blocks, d_in, d_out, d_cycles, sms, cold);
+        run_ldg_then_ldgsts<2>(blocks, d_in, d_out, d_cycles, sms, cold);
+        run_ldg_then_ldgsts<4>(blocks, d_in, d_out, d_cycles, sms, cold);
+        run_ldg_then_ldgsts<8>(blocks, d_in, d_out, d_cycles, sms, cold);
+      }
+  });
 }
 
 int clock_khz() {

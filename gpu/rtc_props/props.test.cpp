@@ -12,7 +12,6 @@
 #include "gpu/rtc_props/props_program.hpp"
 #include "gpu/rtc_props/props_sim.hpp"
 #include "gpu/rtc_props/shrink.hpp"
-#include "sim/arch/arch.hpp"
 
 namespace tilesim::gpu::props {
 
@@ -244,7 +243,7 @@ TEST_CASE("the simulator computes every stencil and reduce as the host reference
         CHECK(s.lds_bytes == lds_bytes_of(c));
         differs_from_input += c.tensor_rows > c.grid * c.rows();  // its rows reach past one tile per workgroup
       } else {
-        const bool reuses = sim::arch_named(c.wave == 64 ? "gfx942" : "sm90").codegen.reuses_lds_loads;
+        const bool reuses = props_arch(c).codegen.reuses_lds_loads;
         CHECK(s.predicted.lds_instructions_ld >=
               (kind == props_kind::stencil && !reuses ? c.stencil_points : 1) * copied.lds_instructions_ld);
         CHECK(s.predicted.lds_instructions_st == copied.lds_instructions_st);

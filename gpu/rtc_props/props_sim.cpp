@@ -51,7 +51,7 @@ sim::run_result run_typed(const props_case& c, const case_inputs& in) {
   l.grid = static_cast<int>(c.grid);
   l.block = static_cast<int>(c.threads);
   // The arch's guard rules (sm90: invalid global loads masked, empty warp instructions skipped; gfx942: CK's).
-  sim::apply_guard_rules(sim::arch_named(c.wave == 64 ? "gfx942" : "sm90"), l);
+  sim::apply_guard_rules(props_arch(c), l);
   l.wave_size = static_cast<int>(c.wave);
   sim::global_memory mem;
   auto typed = [](const byte_buffer& b) {
@@ -73,6 +73,8 @@ byte_buffer bytes_of_slot(const sim::run_result& r, int slot) {
 }
 
 }  // namespace
+
+const sim::arch_table& props_arch(const props_case& c) { return sim::arch_named(c.wave == 64 ? "gfx942" : "sm90"); }
 
 case_simulation simulate_case(const props_case& c, const case_inputs& in) {
   case_simulation s;
@@ -139,7 +141,7 @@ case_simulation simulate_case(const props_case& c, const case_inputs& in) {
       first_wave = false;
     }
   // What Nsight Compute counts, and the dynamic shared memory: gpu/crosscheck's own totals (counters.hpp).
-  const sim::program_report report = sim::make_program_report(sim::arch_named(c.wave == 64 ? "gfx942" : "sm90"), run);
+  const sim::program_report report = sim::make_program_report(props_arch(c), run);
   s.predicted = predicted_counters(report);
   s.cycles_per_workgroup = report.cycles_per_workgroup;
   s.lds_bytes = gpu::lds_bytes_of(run);

@@ -34,6 +34,7 @@
 
 #include "gpu/crosscheck/crosscheck.hpp"
 #include "gpu/rtc_props/props_case.hpp"
+#include "sim/arch/arch.hpp"
 
 namespace tilesim::gpu::props {
 
@@ -56,6 +57,9 @@ struct case_simulation {
   std::map<std::pair<int, int>, int> lds_per_wave;  // (0 load / 1 store, bytes) -> LDS instructions of one wave
   bool lds_uniform = true;                           // every wave issues those same LDS instructions
 };
+
+// The architecture c is simulated on: gfx942 for a wave of 64, else sm90 (props_arch(c).name == "sm90").
+const sim::arch_table& props_arch(const props_case& c);
 
 // Runs c on the simulator over `in`; throws sim::run_error / spec_error when the program cannot run.
 case_simulation simulate_case(const props_case& c, const case_inputs& in);

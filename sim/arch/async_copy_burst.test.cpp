@@ -9,14 +9,14 @@
 // Runs from the repository root (meson's sim test sets it).
 #include <doctest/doctest.h>
 
-#include <fstream>
 #include <map>
 #include <regex>
-#include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/arch/arch.hpp"
+#include "sim/models/truth_file.test.hpp"
 
 using namespace tilesim::sim;
 
@@ -28,20 +28,16 @@ struct line_fit {
 
 // (experiment, blocks) -> the fit over its points of >= 256 sectors; experiment "burst_async_cold.load" etc.
 std::map<std::pair<std::string, int>, line_fit> burst_fits(const std::string& path) {
-  std::ifstream in(path);
-  REQUIRE_MESSAGE(in.good(), path << " cannot be read");
+  const truth_file::tsv_rows t = truth_file::read_tsv_rows(path);
+  const std::size_t experiment = t.column("experiment"), value = t.column("value"), detail = t.column("detail");
   std::map<std::pair<std::string, int>, std::vector<std::pair<double, double>>> points;
-  const std::regex detail(R"((\d+) blocks .* (\d+) sectors per block)");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind("burst", 0) != 0) continue;
-    std::vector<std::string> f;
-    std::stringstream ss(line);
-    for (std::string x; std::getline(ss, x, '\t');) f.push_back(x);
+  const std::regex shape(R"((\d+) blocks .* (\d+) sectors per block)");
+  for (std::size_t r = 0; r < t.rows.size(); ++r) {
+    const std::vector<std::string>& f = t.rows[r];
     std::smatch m;
-    REQUIRE_MESSAGE((f.size() == 5 && std::regex_search(f[4], m, detail)), path << ": a line not in the probe's form: " << line);
+    REQUIRE_MESSAGE(std::regex_search(f[detail], m, shape), path << " line " << t.lines[r] << ": no blocks and sectors in \"" << f[detail] << "\"");
     const double sectors = std::stod(m[2].str());
-    if (sectors >= 256) points[{f[0], std::stoi(m[1].str())}].emplace_back(sectors, std::stod(f[2]));
+    if (sectors >= 256) points[{f[experiment], std::stoi(m[1].str())}].emplace_back(sectors, std::stod(f[value]));
   }
   std::map<std::pair<std::string, int>, line_fit> fits;
   for (const auto& [key, p] : points) {

@@ -30,8 +30,9 @@
 // Measured: data/recordings/props-h200-kinds-seed20261201.json (sim/arch/sm90.cpp, codegen).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
-#include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "sim/engine/run_result.hpp"

@@ -30,13 +30,13 @@ std::vector<bool> reused_of(std::vector<wave_instruction> instructions) {
   return reused_lds_loads(w);
 }
 
-}  // namespace
-
 // A load that starts a block: arithmetic was stated before it.
 wave_instruction starts(wave_instruction i) {
   i.alu_before.integer = 1;
   return i;
 }
+
+}  // namespace
 
 TEST_CASE("law: a wave's block of LDS loads equal to an earlier block of its interval (in any order) is reused") {
   // The essay's example: a stencil's offsets -1 and +1 on a 2-row tile read row 1 twice.

@@ -108,9 +108,10 @@ report_part price_set(const arch_table& arch, const residency& res, long long se
   report_part part;
   const global_timing& g = arch.global;
   const issue_timing& is = arch.issue;
-  const double load_rate = std::min(g.sm_load_sectors_per_clock, g.l2_sectors_per_clock / res.processors);
+  const double l2_share = g.l2_sectors_per_clock / res.processors;  // each loading SM's part of the L2's rate
+  const double load_rate = std::min(g.sm_load_sectors_per_clock, l2_share);
   const async_copy_timing& ac = arch.async_copy;  // a cp.async's read: its own rate and latency where measured
-  const double async_rate = ac.sm_sectors_per_clock > 0 ? std::min(ac.sm_sectors_per_clock, g.l2_sectors_per_clock / res.processors) : load_rate;
+  const double async_rate = ac.sm_sectors_per_clock > 0 ? std::min(ac.sm_sectors_per_clock, l2_share) : load_rate;
   const double async_latency = ac.first_touch_latency > 0 ? ac.first_touch_latency : g.first_touch_latency;
   long long seen = 0;  // rows and instances in the order this pricing meets them
 
