@@ -89,7 +89,7 @@ inline const char* gpu_help(std::string_view command) {
       "usage: tilesim-gpu props [--cases N] [--seed S] [--kinds LIST] [--report FILE] [--no-counters] [--cases-file FILE]\n"
       "                         [--compiler nvrtc|nvcc] [--compile-jobs N] [--cache DIR] [--root DIR] [--repeat R]\n"
       "                         [--counters-batch K] [--counters-deadline S] [--sanitize-cases N] [--shrink-budget N]\n"
-      "                         [--shrink-seconds N] [--fault swizzle-bit]\n"
+      "                         [--shrink-seconds N] [--fault swizzle-bit] [--pairs]\n"
       "       tilesim-gpu props --counters-only --report FILE [--counters-batch K] [--counters-deadline S]\n"
       "\n"
       "Property tests against the real kernels (gpu/rtc_props/). Draws N whole tile programs (RapidCheck; element size,\n"
@@ -124,6 +124,8 @@ inline const char* gpu_help(std::string_view command) {
       "  --shrink-budget N      candidates tried when shrinking a failure (default 150)\n"
       "  --shrink-seconds N     wall-time limit of the shrinking (default 120)\n"
       "  --fault swizzle-bit    test only: one swizzle bit of the reader's LDS layout flipped on the device side\n"
+      "  --pairs                run each drawn case beside its layout twin (the same program row-major, or padded\n"
+      "                         when it is row-major) and report which layout is faster, predicted against measured\n"
       "  --help                 this text\n"
       "\n") + gpu_exit_codes;
   static const std::string props_pass = std::string(

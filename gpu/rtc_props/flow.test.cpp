@@ -14,7 +14,9 @@
 
 #include "util/args.hpp"
 #include "gpu/rtc_props/kernel_source.hpp"
+#include "gpu/rtc_props/layout_pairs.hpp"
 #include "gpu/rtc_props/props_internal.hpp"
+#include "gpu/rtc_props/props_json.hpp"
 
 namespace tilesim::gpu::props {
 
@@ -116,6 +118,40 @@ TEST_CASE("a run of every kind reports its kinds and replays") {
                        doctest::Contains("kind \"transpose\" is not one of"), cli::usage_error);
   CHECK_THROWS_WITH_AS(run_props({"--kinds", "stencil", "--cases-file", report}, "", simulated_backend()),
                        doctest::Contains("--kinds draws cases from --seed"), cli::usage_error);
+}
+
+// Law (issue 33 item 4, the verdict per layout pair): with --pairs each drawn case runs beside its layout twin (the
+// report names both: the twin's case is layout_twin of the drawn one, with the drawn position and generator index),
+// the summary judges the pairs (the stand-in's cycles are the prediction, so every differing pair is named), and the
+// report replays: the seed regenerates the drawn cases and their twins, and the replay pairs them again.
+TEST_CASE("a --pairs run twins each case and judges the pairs") {
+  const std::string report = scratch("pairs.json");
+  const int status = run_props({"--cases", "2", "--seed", "11", "--pairs", "--no-counters", "--sanitize-cases", "0",
+                                "--compile-jobs", "2", "--cache", scratch("cache"), "--report", report},
+                               "tilesim-gpu props --cases 2 --seed 11 --pairs", simulated_backend());
+  CHECK(status == 0);
+  const json_value r = read_json(report);
+  int twins = 0;
+  const json_value::array& rows = r["cases"].elements();
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    CHECK(rows[i]["index"].number() == static_cast<double>(i));
+    REQUIRE(rows[i].get("draw") != nullptr);
+    if (!rows[i].get("twin_of")) continue;
+    ++twins;
+    const json_value& drawn = rows[static_cast<std::size_t>(rows[i]["twin_of"].number())];
+    CHECK(drawn["draw"].number() == rows[i]["draw"].number());
+    CHECK(case_from_json(rows[i]["case"]) == *layout_twin(case_from_json(drawn["case"])));
+  }
+  CHECK(twins >= 1);
+  CHECK(rows.size() == static_cast<std::size_t>(2 + twins));
+  const json_value& pairs = r["summary"]["layout_pairs"];
+  CHECK(pairs["pairs"].number() == twins);
+  CHECK(pairs["faster_named"].number() == pairs["differing_over_5_percent"].number());
+  const replay_result again = replay_recording(r);
+  CHECK(again.not_regenerated.empty());
+  CHECK(again.pairs.size() == static_cast<std::size_t>(twins));
+  CHECK_THROWS_WITH_AS(run_props({"--pairs", "--cases-file", report}, "", simulated_backend()),
+                       doctest::Contains("--pairs twins the cases drawn from --seed"), cli::usage_error);
 }
 
 // Law (the harness can fail): with the device-only fault, the run exits 1, and the first failure is shrunk,

@@ -207,6 +207,7 @@ options parse(std::vector<std::string>& args, bool pass) {
   const auto kinds = pass ? std::nullopt : cli::take_text_option(args, "kinds");
   o.counters = pass ? false : !cli::take_flag(args, "no-counters");
   o.counters_only = !pass && cli::take_flag(args, "counters-only");
+  o.pairs = !pass && cli::take_flag(args, "pairs");
   o.counting = pass && cli::take_flag(args, "counting");
   if (!args.empty()) throw usage_error(std::string("tilesim-gpu ") + (pass ? "props-pass" : "props") + ": unknown argument \"" + args[0] + "\"");
   auto ranged = [](const std::optional<std::string>& t, const char* name, long long lo, long long hi, long long def) {
@@ -226,6 +227,8 @@ options parse(std::vector<std::string>& args, bool pass) {
   if (o.counters_only && (cases || seed || o.case_file || fault || kinds))
     throw usage_error("--counters-only takes its cases from --report FILE: no --cases, --seed, --cases-file, --fault or --kinds");
   if (kinds && o.case_file) throw usage_error("--kinds draws cases from --seed; --cases-file names them: give one");
+  if (o.pairs && (o.case_file || o.counters_only))
+    throw usage_error("--pairs twins the cases drawn from --seed: not with --cases-file or --counters-only");
   if (kinds) {
     try {
       o.kinds = parse_kinds(*kinds);

@@ -58,6 +58,7 @@ struct options {
   bool counting = false;  // props-pass under Nsight Compute: exit 0 even when an output differs (the run judges)
   int fault = 0;
   std::vector<props_kind> kinds = {props_kind::copy};  // --kinds: what the generated programs may be (props_case.hpp)
+  bool pairs = false;  // --pairs: each drawn case runs beside its layout twin (layout_pairs.hpp)
 };
 
 options parse(std::vector<std::string>& args, bool pass);

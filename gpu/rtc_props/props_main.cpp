@@ -5,10 +5,12 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <optional>
 
 #include "util/output_file.hpp"
 #include "gpu/rtc_props/counters_pass.hpp"
 #include "gpu/rtc_props/kernel_source.hpp"
+#include "gpu/rtc_props/layout_pairs.hpp"
 #include "gpu/rtc_props/props_command.hpp"
 #include "gpu/rtc_props/props_generators.hpp"
 #include "gpu/rtc_props/props_internal.hpp"
@@ -30,14 +32,25 @@ int run_props(std::vector<std::string> args, const std::string& command_line, co
   // 1. The cases: generated from the seed (with their shrink trees), or read back from --cases-file.
   std::vector<rc::Shrinkable<props_case>> trees;
   std::vector<props_case> cases;
+  std::vector<int> draw_of, twin_of;  // --pairs: per position, the generator's index and the drawn case's position
   if (o.case_file) {
     cases = read_cases_file(*o.case_file);
   } else {
     for (int i = 0; i < o.cases; ++i) {
       trees.push_back(generate_case(o.seed, i, o.fault, 32, o.kinds));
       cases.push_back(trees.back().value());
+      draw_of.push_back(o.pairs ? i : -1), twin_of.push_back(-1);
+      if (!o.pairs) continue;
+      if (const std::optional<props_case> twin = layout_twin(cases.back())) {  // a twin does not shrink: it is its drawn case's
+        twin_of.push_back(static_cast<int>(cases.size()) - 1), draw_of.push_back(i);
+        trees.push_back(rc::shrinkable::just(*twin));
+        cases.push_back(*twin);
+      }
     }
   }
+  const auto pair_fields = [&](case_record& r) {
+    if (r.index < static_cast<int>(draw_of.size())) r.draw = draw_of[static_cast<std::size_t>(r.index)], r.twin_of = twin_of[static_cast<std::size_t>(r.index)];
+  };
   const device_description device = backend.describe();  // no GPU: device_error "no GPU ..." -> exit 77
   std::string kinds_list;
   for (props_kind k : o.kinds) kinds_list += (kinds_list.empty() ? "" : ",") + std::string(kind_name(k));
@@ -58,12 +71,14 @@ int run_props(std::vector<std::string> args, const std::string& command_line, co
   for (std::size_t i = 0; i < cases.size(); ++i) {
     try {
       records.push_back(run_case(static_cast<int>(i), cases[i], modules[i], o.seed, o.repeat, backend));
+      pair_fields(records.back());
     } catch (const device_error& e) {
       case_record r;
       r.index = static_cast<int>(i);
       r.device_case = cases[i];
       r.kernel = kernel_name(cases[i]);
       r.error = std::string("GPU: ") + e.what();
+      pair_fields(r);
       records.push_back(r);
       context_lost = r.error;
       std::fprintf(stderr, "\ncase %zu: %s; stopping (the CUDA context is lost after a failed launch)\n", i, e.what());
@@ -257,6 +272,20 @@ int run_props(std::vector<std::string> args, const std::string& command_line, co
       by_kind[kind_name(r.device_case.kind)].push_back(std::fabs((r.sim_cycles - r.gpu_cycles_median) / r.gpu_cycles_median));
   json_value& per_kind = summary.set("median_abs_cycle_error_by_kind", json_value::object{});
   for (const auto& [kind, e] : by_kind) per_kind.set(kind, median(e));
+  // Layout pairs (--pairs): which layout is faster, predicted beside measured.
+  std::vector<pair_cycles> pairs;
+  for (const case_record& r : records) {
+    if (r.twin_of < 0 || r.twin_of >= static_cast<int>(records.size())) continue;
+    const case_record& d = records[static_cast<std::size_t>(r.twin_of)];
+    pair_cycles p;
+    p.drawn = d.index, p.twin = r.index;
+    p.drawn_layout = layout_name(d.device_case.layout), p.twin_layout = layout_name(r.device_case.layout);
+    p.predicted_drawn = d.sim_cycles, p.predicted_twin = r.sim_cycles;
+    p.measured_drawn = d.gpu_cycles_median, p.measured_twin = r.gpu_cycles_median;
+    pairs.push_back(p);
+  }
+  const pair_verdicts verdicts = judge_pairs(pairs);
+  if (o.pairs) summary.set("layout_pairs", to_json(verdicts));
   summary.set("sanitizer", sanitizer);
   summary.set("stopped", context_lost.empty() ? json_value() : json_value(context_lost));
   summary.set("counters_error", counters_error.empty() ? json_value() : json_value(counters_error));
@@ -293,6 +322,11 @@ int run_props(std::vector<std::string> args, const std::string& command_line, co
   if (by_kind.size() > 1)
     for (const auto& [kind, e] : by_kind)
       std::printf("  kind %-8s median |cycle error| %5.1f %% over %zu cases\n", kind.c_str(), 100 * median(e), e.size());
+  if (o.pairs)
+    std::printf("layout pairs: %d (%zu drawn cases without a twin); the faster layout named in %d of the %d measured more than "
+                "5 %% apart; speed-up |error| median %.1f %%, worst %.1f %%\n",
+                verdicts.pairs, static_cast<std::size_t>(o.cases) - pairs.size(), verdicts.faster_named, verdicts.differing,
+                100 * verdicts.median_abs_speedup_error, 100 * verdicts.worst_abs_speedup_error);
   if (sanitizer.get("memcheck"))
     std::printf("compute-sanitizer over %lld cases: memcheck %s, racecheck %s\n",
                 static_cast<long long>(sanitizer["cases"].number()), sanitizer["memcheck"].string().c_str(),

@@ -2,6 +2,8 @@
 #include "gpu/rtc_props/props_report.hpp"
 
 #include <cmath>
+#include <map>
+#include <optional>
 
 #include "gpu/rtc_props/kernel_source.hpp"
 #include "gpu/rtc_props/props_generators.hpp"
@@ -25,6 +27,8 @@ json_value measured_json(const counters& c) {
 json_value to_json(const case_record& r) {
   json_value v;
   v.set("index", r.index);
+  if (r.draw >= 0) v.set("draw", r.draw);
+  if (r.twin_of >= 0) v.set("twin_of", r.twin_of);
   v.set("kernel", r.kernel);
   v.set("case", to_json(r.device_case));
   v.set("input_seed", exact_u64(r.input_seed));
@@ -80,22 +84,38 @@ replay_result replay_recording(const json_value& report) {
       throw json_error(std::string("kinds: ") + e.what());
     }
   }
+  std::map<int, std::array<double, 2>> cycles_at;  // a case's position -> {today's prediction, GPU median}
+  std::map<int, std::string> layout_at;
   for (const json_value& row : report["cases"].elements()) {
     ++out.cases;
     props_case c = case_from_json(row["case"]);
+    // A position or generator index outside 0..10^6 is no run's (props caps --cases at 10^5; --pairs doubles it).
+    const auto small_index = [&](const char* key) {
+      if (!row.get(key)) return -1;
+      const double v = row[key].number();
+      if (!(v >= 0 && v <= 1e6) || v != static_cast<double>(static_cast<int>(v)))
+        throw json_error(std::string("a case's \"") + key + "\" is not a case index (" + util::dump(row[key]) + ")");
+      return static_cast<int>(v);
+    };
+    const int position = small_index("index");
+    if (position < 0) throw json_error("a case has no \"index\"");
+    const int twin_of = small_index("twin_of"), draw = small_index("draw");
     if (drawn) {
       ++out.regenerated;
-      const int at = static_cast<int>(row["index"].number());
-      if (!(generate_case(read_u64(report["seed"], "seed"), at, c.fault, 32, kinds).value() == c))
-        out.not_regenerated.push_back("case " + std::to_string(at) + ": the seed and kinds draw another case");
+      const int at = draw >= 0 ? draw : position;
+      props_case expected = generate_case(read_u64(report["seed"], "seed"), at, c.fault, 32, kinds).value();
+      const std::optional<props_case> twin = twin_of >= 0 ? layout_twin(expected) : std::optional<props_case>(expected);
+      if (!twin || !(*twin == c))
+        out.not_regenerated.push_back("case " + std::to_string(position) + ": the seed and kinds draw another case" +
+                                      (twin_of >= 0 ? " (or its layout twin)" : ""));
       if (row.get("kernel") && row["kernel"].string() != kernel_name(c))
-        out.not_regenerated.push_back("case " + std::to_string(at) + ": kernel " + row["kernel"].string() +
+        out.not_regenerated.push_back("case " + std::to_string(position) + ": kernel " + row["kernel"].string() +
                                       " recorded, the case's text names " + kernel_name(c));
     }
     c.fault = 0;  // the simulator side never runs the device fault
     const case_inputs in = make_case_inputs(c, read_u64(row["input_seed"], "input_seed"));
     const case_simulation s = simulate_case(c, in);
-    const int index = static_cast<int>(row["index"].number());
+    const int index = position;
     const std::string who = "case " + std::to_string(index);
     const json_value now = to_json(s.predicted);
     const json_value* gpu = row.get("gpu");
@@ -105,6 +125,17 @@ replay_result replay_recording(const json_value& report) {
       out.cycle_errors.push_back(std::fabs(s.cycles_per_workgroup - measured) / measured);
       out.cycle_errors_by_kind[kind_name(c.kind)].push_back(out.cycle_errors.back());
       out.cycles.push_back({static_cast<double>(row["index"].number()), s.cycles_per_workgroup, measured});
+      cycles_at[position] = {s.cycles_per_workgroup, measured};
+      layout_at[position] = layout_name(c.layout);
+      const auto drawn_side = cycles_at.find(twin_of);
+      if (twin_of >= 0 && drawn_side != cycles_at.end()) {
+        pair_cycles p;
+        p.drawn = twin_of, p.twin = position;
+        p.drawn_layout = layout_at[twin_of], p.twin_layout = layout_at[position];
+        p.predicted_drawn = drawn_side->second[0], p.measured_drawn = drawn_side->second[1];
+        p.predicted_twin = s.cycles_per_workgroup, p.measured_twin = measured;
+        out.pairs.push_back(p);
+      }
     }
     if (gpu == nullptr || gpu->is_null() || !gpu->get("counters") || (*gpu)["counters"].is_null()) continue;
     ++out.measured;

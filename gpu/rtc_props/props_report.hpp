@@ -29,13 +29,17 @@
 #include <vector>
 
 #include "gpu/crosscheck/crosscheck.hpp"
+#include "gpu/rtc_props/layout_pairs.hpp"
 #include "gpu/rtc_props/props_case.hpp"
 #include "gpu/rtc_props/rtc_compiler.hpp"
 
 namespace tilesim::gpu::props {
 
 struct case_record {
-  int index = 0;
+  int index = 0;  // the position in the run
+  // A --pairs run (layout_pairs.hpp): the generator's index of the drawn case (-1: the run's position is it), and for
+  // a twin the position of the drawn case it twins (-1: not a twin).
+  int draw = -1, twin_of = -1;
   props_case device_case;  // what the GPU ran (the fault, if any, included)
   std::string kernel;
   std::uint64_t input_seed = 0;
@@ -79,6 +83,7 @@ struct replay_result {
   std::vector<double> cycle_errors;     // per case with GPU cycles: |today's prediction - GPU median| / GPU median
   std::vector<std::array<double, 3>> cycles;  // the same cases: {index, today's prediction, GPU median}
   std::map<std::string, std::vector<double>> cycle_errors_by_kind;  // cycle_errors split by the case's kind ("copy")
+  std::vector<pair_cycles> pairs;       // a --pairs run's layout pairs: today's predictions beside the GPU's cycles
   int regenerated = 0;                 // cases the recording's seed and kinds regenerate, compared
   std::vector<std::string> not_regenerated;  // "case 7: the seed draws another case" / "...: kernel name differs"
 };

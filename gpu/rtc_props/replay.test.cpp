@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "gpu/rtc_props/layout_pairs.hpp"
 #include "gpu/rtc_props/props_generators.hpp"
 #include "gpu/rtc_props/props_json.hpp"
 #include "gpu/rtc_props/props_report.hpp"
@@ -43,10 +44,17 @@ TEST_SUITE("props-gpu") {
 // rule does not model), and case 177 with more (GPU 2560, simulated 1920; 3200 as written): the rule reuses 1280
 // loads where nvcc reused 640, most likely the wrapped columns' scalar blocks of offsets (0,-1) and (0,+1), the same
 // four columns of a 4-column tile in another order (not analysed further). Without the rule 28 differed.
+// props-h200-pairs-seed20261203*.json (H200, 2026-11-30, --pairs, the same 299 kernels twice): 19 differ, all
+// stencils, all LDS loads, 9 drawn cases and their twins but 116 (its twin agrees): 17 with fewer on the GPU (the
+// reuse the rule does not model), 106 and its twin 107 with more (GPU 28 and 20, simulated 24 and 18: over-reduced,
+// as 20261202's case 177).
+const std::set<int> pairs_seed20261203_differing = {50, 51, 66, 67, 82, 83, 88, 89, 106, 107, 116, 120, 121, 174, 175, 178, 179, 231, 232};
 const std::map<std::string, std::set<int>> known_differing = {
     {"props-h200-kinds-seed20261201.json",
      {23, 31, 36, 42, 45, 60, 67, 91, 96, 107, 115, 123, 125, 155, 159, 160, 179, 194, 197, 219, 246}},
     {"props-h200-kinds-seed20261202.json", {25, 48, 55, 77, 89, 121, 142, 177, 234, 238, 248, 257, 284, 285, 294, 297}},
+    {"props-h200-pairs-seed20261203.json", pairs_seed20261203_differing},
+    {"props-h200-pairs-seed20261203-repeat10.json", pairs_seed20261203_differing},
 };
 
 // The timing model against each props recording: the median |cycle error| today's model gives, and whether the
@@ -73,11 +81,32 @@ const std::map<std::string, cycle_accuracy> props_cycle_accuracy = {
     // (the model was never fitted on the new kinds): median 11.1 % (copy 8.3, stencil 7.9, reduce 12.0, loop 14.9),
     // 90th percentile 26.1 %, worst 64.3 %. With sm90's reuse of repeated LDS blocks (written from this recording's
     // stencils, so no longer held out for it): 10.7 % (stencil 6.9). Drift is held; the 10 % target is not met yet.
-    {"props-h200-kinds-seed20261201.json", {0.1075, true, false}},
+    // With sm90's first-shuffle latency (fitted on this file's reduce cases and 20261202's): 9.2 % (reduce 12.0 -> 6.3).
+    {"props-h200-kinds-seed20261201.json", {0.0918, true, false}},
     // H200, seed 20261202, 300 cases of the same kinds, 2026-11-29, held out (recorded after the reuse rule and
     // cp.async's timing, fitted on neither): median 9.1 % (copy 6.3, stencil 7.9, reduce 11.0, loop 17.3), 90th
-    // percentile 24.5 %, worst 55.0 %.
-    {"props-h200-kinds-seed20261202.json", {0.0907, false}},
+    // percentile 24.5 %, worst 55.0 %. Fitted on since the first-shuffle latency (its reduce cases): 7.2 % (reduce 3.7).
+    {"props-h200-kinds-seed20261202.json", {0.0722, true}},
+    // H200, seed 20261203, 150 drawn cases of the same kinds with --pairs (299 kernels: each beside its layout twin),
+    // 2026-11-30, held out: recorded before the first-shuffle latency was fitted, never fitted on. With --repeat 10:
+    // median 10.6 % before that rule, 8.2 % after (copy 7.7, stencil 8.2, reduce 14.6 -> 5.6, loop 17.1), 90th
+    // percentile 24.0 %, worst 96.0 % (case 180, a loop). The same cases timed with the default --repeat 3 minutes
+    // earlier: 14.1 %, 12.2 % after the rule; the best of 3 launches still carried launch noise of up to +30 % on one-warp
+    // cases (their rerun at --repeat 10, three times in two orders, agrees within 1 %: data/recordings/pairs-noise/),
+    // so that file is held to drift only.
+    {"props-h200-pairs-seed20261203.json", {0.1221, false, false}},
+    {"props-h200-pairs-seed20261203-repeat10.json", {0.0825, false}},
+};
+
+// The faster-layout verdict on each --pairs recording (layout_pairs.hpp): pairs measured more than 5 % apart, and
+// in how many of them today's model names the faster layout. The issue's target is 95 %.
+struct pair_accuracy_row {
+  int differing;
+  int faster_named;
+};
+const std::map<std::string, pair_accuracy_row> pair_accuracy = {
+    {"props-h200-pairs-seed20261203.json", {70, 58}},           // --repeat 3: launch noise (see props_cycle_accuracy)
+    {"props-h200-pairs-seed20261203-repeat10.json", {64, 58}},  // 90.6 %: below the target
 };
 
 // Law: the simulator predicts what Nsight Compute measured on the GPU (the hardware truth): in every props
@@ -138,6 +167,23 @@ TEST_CASE("every props recording replays on the simulator") {
       if (listed_accuracy->second.median >= 0) CHECK(median <= listed_accuracy->second.median + 0.005);
       if (!listed_accuracy->second.fitted_on && listed_accuracy->second.target) CHECK(median <= 0.10);
     }
+    // Law (issue 33 item 4): in a --pairs recording, today's model names the faster layout in at least as many pairs
+    // as pair_accuracy lists (no drift) and predicts the speed-ups within 10 % (median): the pairs measured more
+    // than 5 % apart are where the verdict counts.
+    if (!r.pairs.empty()) {
+      const pair_verdicts v = judge_pairs(r.pairs);
+      std::string misnamed;
+      for (int i : v.misnamed) misnamed.append(" ").append(std::to_string(i));
+      MESSAGE(name, ": layout pairs: ", v.pairs, "; the faster layout named in ", v.faster_named, " of the ", v.differing,
+              " measured more than 5 % apart (misnamed, by drawn case:", misnamed, "); speed-up |error| median ",
+              100 * v.median_abs_speedup_error, " %, worst ", 100 * v.worst_abs_speedup_error, " %");
+      const auto listed_pairs = pair_accuracy.find(name);
+      INFO(name, ": a recording with layout pairs must be listed in pair_accuracy");
+      REQUIRE(listed_pairs != pair_accuracy.end());
+      CHECK(v.faster_named >= listed_pairs->second.faster_named);
+      CHECK(v.differing == listed_pairs->second.differing);
+      CHECK(v.median_abs_speedup_error <= 0.10);
+    }
     // Law: the recording's seed and kinds still draw its cases, and each case's kernel text still has the recorded
     // name (old seeds regenerate exactly what was measured, whatever kinds were added since).
     std::string regeneration;
@@ -189,6 +235,16 @@ TEST_CASE("the replay catches a changed counter") {
   json_value& sim_side = report.at("cases").at(2).at("simulator").at("counters");
   sim_side.at("lds_wavefronts_ld") = json_value(sim_side["lds_wavefronts_ld"].number() + 1);
   CHECK(replay_recording(report).differing == std::vector<int>{1});
+  // A case index that is no run's (a --pairs field, or the index itself) is an error naming the field, not a cast.
+  for (const char* key : {"twin_of", "draw", "index"})
+    for (const json_value& bad : {json_value(-3), json_value(1e12), json_value(2.5)}) {
+      json_value broken = report;
+      json_value& row = broken.at("cases").at(2);
+      if (row.get(key)) row.at(key) = bad;
+      else row.set(key, bad);
+      const std::string message = std::string("\"") + key + "\" is not a case index";
+      CHECK_THROWS_WITH_AS(replay_recording(broken), doctest::Contains(message.c_str()), util::json_error);
+    }
 }
 
 }  // TEST_SUITE

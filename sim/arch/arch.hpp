@@ -116,6 +116,10 @@ struct issue_timing {
   // guarded_load_depth dependent integer results from the block and thread index (0: it waits for nothing).
   int guarded_load_depth = 0;
   std::string_view guarded_store_evidence;
+  // A wave's first run of arithmetic that shuffles completes first_shuffle_latency clocks later than its
+  // alu_latency says (once per wave, whatever the butterfly's depth); 0: shuffles cost their issue and alu_latency.
+  double first_shuffle_latency = 0;
+  std::string_view shuffle_evidence;
 };
 
 // Global memory as the timing model prices it (sim/timing, sim/report): a load instruction occupies its SM's

@@ -164,6 +164,7 @@ report_part price_set(const arch_table& arch, const residency& res, long long se
       bool guard_chain_paid = false;  // its first guarded global load waited for the guard's chain
       std::deque<int> copies_in_flight;  // steps of its cp.async global reads whose landing is not yet priced
       const std::vector<bool> reused = arch.codegen.reuses_lds_loads ? reused_lds_loads(wr) : std::vector<bool>(wr.instructions.size());
+      bool shuffled = false;          // its first shuffle paid first_shuffle_latency
       auto add_alu = [&](const alu_work& a, part_row* owner_row) {
         if (a.empty()) return;
         timed_step s;
@@ -171,6 +172,7 @@ report_part price_set(const arch_table& arch, const residency& res, long long se
         s.issue_slots = 0;
         for (int op = 0; op < alu_op_count; ++op) s.issue_slots += a[op] * is.alu_cycles[static_cast<std::size_t>(op)];
         s.latency = is.alu_latency;
+        if (a[static_cast<std::size_t>(alu_op::shuffle)] > 0 && !shuffled) s.latency += is.first_shuffle_latency, shuffled = true;
         s.produces_data = true;
         s.waits_for_data = true;
         tw.steps.push_back(s);
