@@ -13,7 +13,9 @@
 //     --counters-deadline: counters_pass.hpp), and clock64 cycles per block against the prediction (a
 //     distribution, not a pass/fail). Compiling runs in --compile-jobs worker processes (compile_batch.hpp). compute-sanitizer memcheck and racecheck
 //     run props-pass over a sample. A failing case is shrunk (shrink.hpp), each step recompiled and rerun on
-//     the GPU, and printed as a C++ snippet, its kernel source and a command line that replays it.
+//     the GPU, and printed as a C++ snippet, its kernel source and a command line that replays it. --pairs runs each
+//     drawn case beside its layout twin and reports which layout is faster, predicted against measured
+//     (layout_pairs.hpp).
 //   tilesim-gpu props --counters-only --report FILE [--counters-batch K] [--counters-deadline S]
 //     measures the counters an earlier run left pending and rewrites its report (counters_pass.hpp).
 //   tilesim-gpu props-pass --cases-file FILE [--cache DIR] [--compiler nvrtc|nvcc]
