@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gpu/crosscheck/counters.hpp"
 #include "gpu/rtc_props/props_generators.hpp"
 
 namespace tilesim::gpu::props {
@@ -39,12 +40,8 @@ pair_verdicts judge_pairs(const std::vector<pair_cycles>& pairs) {
     if ((measured > 1) == (predicted > 1) && predicted != 1) ++v.faster_named;
     else v.misnamed.push_back(p.drawn);
   }
-  if (!errors.empty()) {
-    std::sort(errors.begin(), errors.end());
-    const std::size_t n = errors.size();
-    v.median_abs_speedup_error = n % 2 ? errors[n / 2] : (errors[n / 2 - 1] + errors[n / 2]) / 2;
-    v.worst_abs_speedup_error = errors.back();
-  }
+  v.median_abs_speedup_error = median(errors);
+  v.worst_abs_speedup_error = errors.empty() ? 0 : *std::max_element(errors.begin(), errors.end());
   return v;
 }
 

@@ -84,8 +84,7 @@ replay_result replay_recording(const json_value& report) {
       throw json_error(std::string("kinds: ") + e.what());
     }
   }
-  std::map<int, std::array<double, 2>> cycles_at;  // a case's position -> {today's prediction, GPU median}
-  std::map<int, std::string> layout_at;
+  std::map<int, pair_cycles> timed_at;  // a timed case's position -> its side of a pair (drawn fields filled)
   for (const json_value& row : report["cases"].elements()) {
     ++out.cases;
     props_case c = case_from_json(row["case"]);
@@ -115,8 +114,7 @@ replay_result replay_recording(const json_value& report) {
     c.fault = 0;  // the simulator side never runs the device fault
     const case_inputs in = make_case_inputs(c, read_u64(row["input_seed"], "input_seed"));
     const case_simulation s = simulate_case(c, in);
-    const int index = position;
-    const std::string who = "case " + std::to_string(index);
+    const std::string who = "case " + std::to_string(position);
     const json_value now = to_json(s.predicted);
     const json_value* gpu = row.get("gpu");
     if (gpu != nullptr && !gpu->is_null() && gpu->get("cycles_per_block_median") &&
@@ -124,16 +122,14 @@ replay_result replay_recording(const json_value& report) {
       const double measured = (*gpu)["cycles_per_block_median"].number();
       out.cycle_errors.push_back(std::fabs(s.cycles_per_workgroup - measured) / measured);
       out.cycle_errors_by_kind[kind_name(c.kind)].push_back(out.cycle_errors.back());
-      out.cycles.push_back({static_cast<double>(row["index"].number()), s.cycles_per_workgroup, measured});
-      cycles_at[position] = {s.cycles_per_workgroup, measured};
-      layout_at[position] = layout_name(c.layout);
-      const auto drawn_side = cycles_at.find(twin_of);
-      if (twin_of >= 0 && drawn_side != cycles_at.end()) {
-        pair_cycles p;
-        p.drawn = twin_of, p.twin = position;
-        p.drawn_layout = layout_at[twin_of], p.twin_layout = layout_at[position];
-        p.predicted_drawn = drawn_side->second[0], p.measured_drawn = drawn_side->second[1];
-        p.predicted_twin = s.cycles_per_workgroup, p.measured_twin = measured;
+      out.cycles.push_back({static_cast<double>(position), s.cycles_per_workgroup, measured});
+      pair_cycles& side = timed_at[position];
+      side.drawn = position, side.drawn_layout = layout_name(c.layout);
+      side.predicted_drawn = s.cycles_per_workgroup, side.measured_drawn = measured;
+      if (const auto drawn_side = timed_at.find(twin_of); twin_of >= 0 && drawn_side != timed_at.end()) {
+        pair_cycles p = drawn_side->second;
+        p.twin = position, p.twin_layout = side.drawn_layout;
+        p.predicted_twin = side.predicted_drawn, p.measured_twin = side.measured_drawn;
         out.pairs.push_back(p);
       }
     }
@@ -148,7 +144,7 @@ replay_result replay_recording(const json_value& report) {
                                  std::to_string(static_cast<long long>(recorded[key].number())) + ", simulated " +
                                  std::to_string(static_cast<long long>(value.number())));
       }
-    if (differs) out.differing.push_back(index);
+    if (differs) out.differing.push_back(position);
   }
   return out;
 }
