@@ -19,6 +19,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -34,12 +35,16 @@ using namespace tilesim::gpu;
 
 // The recordings and the median |error| the model gives on each today (with LDS address arithmetic priced,
 // 2026-11-25: 0.082 -> 0.081 and 0.078 -> 0.083; the conflict-free speed-ups' median 4.5 % -> 2.5 % and 4.6 % -> 3.9 %).
+// With sm90's L2-hit latency for later nearby first touches (2026-11-30; fitted on the four H100 files and two props
+// seeds, the H200 file held out): 0.081 -> 0.069, 0.083 -> 0.061, 0.067 -> 0.065, 0.070 -> 0.068; H200 0.066 -> 0.063.
+// The K loops' GEMMs moved most: the 32x32x8 example GEMMs +8..+12 % -> -7..-2 %, the mma.sync GEMMs -5..+1 % ->
+// -12..-5 % (they now point at a cost the model lacks elsewhere in their steps).
 const std::map<std::string, double> recordings = {
-    {"data/recordings/h100-zero-overhead.json", 0.081},
-    {"data/recordings/h100-timing.json", 0.083},
-    {"data/recordings/h100-fenced-timing.json", 0.067},
-    {"data/recordings/h100-direct-store-zero-overhead.json", 0.070},
-    {"data/recordings/h200-catalogue-seed20261204.json", 0.066},  // H200, 2026-11-30: 6.6 %, worst 24.6 %
+    {"data/recordings/h100-zero-overhead.json", 0.069},
+    {"data/recordings/h100-timing.json", 0.061},
+    {"data/recordings/h100-fenced-timing.json", 0.065},
+    {"data/recordings/h100-direct-store-zero-overhead.json", 0.068},
+    {"data/recordings/h200-catalogue-seed20261204.json", 0.063},  // H200, 2026-11-30: 6.6 % (6.3 % since the L2 hit), worst 24.6 %
 };
 
 // Points and conflict-free pairs per recording (h100-zero-overhead.json adds the matrix-core GEMM, the
@@ -94,6 +99,10 @@ TEST_CASE("block cycles: median |error| <= 10 % over the catalogue, no drift abo
     const accuracy& a = accuracy_for(path);
     MESSAGE(path << ": median |error| " << 100 * a.median_abs_error << " %, worst " << 100 * a.worst_abs_error
                  << " % over " << a.points.size() << " points");
+    if (const char* dump = std::getenv("TILESIM_ACCURACY_DUMP"); dump != nullptr && *dump != 0) {
+      std::ofstream out(std::string(dump) + "-" + path.substr(path.rfind('/') + 1) + ".tsv", std::ios::trunc);
+      for (const accuracy_row& r : a.points) out << r.name << "\t" << r.predicted << "\t" << r.measured << "\n";
+    }  // point, predicted, measured: for judging a timing change point by point
     CHECK(a.points.size() == points.at(path));
     CHECK(a.median_abs_error <= 0.10);
     CHECK(a.median_abs_error <= today + 0.005);

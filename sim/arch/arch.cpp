@@ -57,6 +57,10 @@ std::optional<std::string> check_arch_table(const arch_table& a) {
   if (a.sector_bytes < 1 || a.line_bytes < a.sector_bytes || (a.sector_bytes & (a.sector_bytes - 1)) != 0 ||
       (a.line_bytes & (a.line_bytes - 1)) != 0)
     return who + "global sectors and lines must be powers of two, a line at least a sector";
+  if (a.global.l2_hit_latency > 0 && (a.global.near_region_bytes < a.sector_bytes ||
+                                      (a.global.near_region_bytes & (a.global.near_region_bytes - 1)) != 0))
+    return who + "global.near_region_bytes " + std::to_string(a.global.near_region_bytes) +
+           " must be a power of two and at least a sector (" + std::to_string(a.sector_bytes) + " bytes)";
   for (access_kind kind : {access_kind::load, access_kind::store})
     for (int width : {1, 2, 4, 8, 16}) {
       int found = 0;

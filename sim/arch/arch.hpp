@@ -125,7 +125,8 @@ struct issue_timing {
 // Global memory as the timing model prices it (sim/timing, sim/report): a load instruction occupies its SM's
 // load path for (sectors from L2) / rate + (sectors hit in L1) / l1_sectors_per_clock (sectors counted per phase
 // of load_phase_bytes when that is set) and its data arrives
-// `first_touch_latency` (a sector this SM has not loaded in the launch) or `l1_load_latency` (every sector
+// `first_touch_latency` (a sector this SM has not loaded in the launch), `l2_hit_latency` (not loaded, but in a
+// near_region_bytes region this SM loaded from in an earlier barrier interval) or `l1_load_latency` (every sector
 // already loaded by this SM) clocks after its service ends; the per-SM L2 rate is min(sm_load_sectors_per_clock, l2_sectors_per_clock /
 // active SMs). A store occupies the store path for sectors / store_sectors_per_clock and, like the hardware's
 // fire-and-forget store, releases its wave when it has left.
@@ -144,7 +145,12 @@ struct global_timing {
                              // (128: a quarter warp of 16-byte loads, a whole warp of 4-byte ones) and each phase
                              // pays for every sector it touches, even one an earlier phase touched; 0: each
                              // distinct sector of the instruction once
+  double l2_hit_latency = 0;  // > 0: a not-yet-loaded sector in a region this SM loaded from in an earlier interval
+                              // arrives this many clocks after service (the data is in L2, the region's page
+                              // translated); 0: every sector not loaded costs first_touch_latency
+  long long near_region_bytes = 0;  // the regions l2_hit_latency counts in (aligned; a power of two)
   std::string_view evidence;
+  std::string_view l2_hit_evidence = "none: every first touch costs first_touch_latency";
 };
 
 // A cp.async's global read (LDGSTS: L2 to shared memory, no register) as the timing model prices it: like a load

@@ -81,7 +81,7 @@ TEST_CASE("rules with no source say so: every AMD write table but ds_write_b128 
   CHECK(!assumed(arch_named("sm90").lds_rule(access_kind::load, 16)));
 }
 
-TEST_CASE("check_arch_table rejects a lane twice, a lane missing, and pair merging over unaligned groups") {
+TEST_CASE("check_arch_table rejects a lane twice, a lane missing, pair merging over unaligned groups and a region of no power of two") {
   arch_table a = arch_named("sm90");
   a.lds_rules[0].phases = {arch_data::lanes(0, 31), {5}};
   CHECK(check_arch_table(a).value_or("").find("names lane 5 twice") != std::string::npos);
@@ -96,6 +96,11 @@ TEST_CASE("check_arch_table rejects a lane twice, a lane missing, and pair mergi
   a.lds_rules.pop_back();
   CHECK(check_arch_table(a).value_or("").find("needs exactly one LDS rule") != std::string::npos);
   CHECK_THROWS_AS(arch_data::finish_arch_table(a), std::logic_error);
+  a = arch_named("sm90");
+  a.global.near_region_bytes = 3 << 20;  // an L2 hit priced over regions that are no power of two
+  CHECK(check_arch_table(a).value_or("").find("near_region_bytes 3145728 must be a power of two") != std::string::npos);
+  a.global.l2_hit_latency = 0;  // no L2 hit priced: the region is not used
+  CHECK(!check_arch_table(a).has_value());
 }
 
 TEST_CASE("guard rules: sm90 masks invalid global loads and skips empty warp instructions (measured); gfx9 keeps CK's") {

@@ -78,7 +78,7 @@ arch_table cdna3_lds_tables(std::string_view name, std::string_view description)
   a.issue = {4, {4, 4, 8, 8}, 8, "CDNA3 ISA guide (4 SIMD16 per CU: 4 clocks per wave64 VALU op; MFMA passes); latency assumed"};
   // Assumed, not measured: no published per-CU L2 latency / bandwidth figures were found for CDNA3 in the
   // reference; the sm90 structure with 64 B per clock per CU from L2 (2 sectors) and 500 clocks of latency.
-  a.global = {500, 120, 2, 1e9, 2, 2, 0, 0, 0, "assumed, not measured (no CDNA3 global-memory measurements)"};
+  a.global = {500, 120, 2, 1e9, 2, 2, 0, 0, 0, 0, 0, "assumed, not measured (no CDNA3 global-memory measurements)"};
   // 512 VGPRs of 64 lanes per SIMD, 4 SIMDs: 131072 32-bit registers per CU (CDNA3 ISA guide; AGPRs not counted).
   a.occupancy = {304, 2048, 32, 64 * 1024, 131072,
                  "MI300X: 304 CUs, 64 KiB LDS per CU (CDNA3 white paper); 32 waves of 64 and 4 x 512 VGPRs per CU (ISA guide)"};

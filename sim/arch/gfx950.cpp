@@ -63,7 +63,7 @@ const arch_table& gfx950_table() {
     // MFMA 32x32x8 / 16x16x16 f16 assumed at gfx942's rate (CDNA4's doubled fp16 rate is in its new 32x32x16 and
     // 16x16x32 instructions, which tilesim does not model).
     a.issue = {4, {4, 4, 8, 8}, 8, "as gfx942 (CDNA4 keeps 4 SIMD16 per CU); MFMA rate and latency assumed"};
-    a.global = {500, 120, 2, 1e9, 2, 2, 0, 0, 0, "assumed, not measured (no CDNA4 global-memory measurements)"};
+    a.global = {500, 120, 2, 1e9, 2, 2, 0, 0, 0, 0, 0, "assumed, not measured (no CDNA4 global-memory measurements)"};
     a.occupancy = {256, 2048, 32, 160 * 1024, 131072,
                    "MI355X: 256 CUs, 160 KiB LDS per CU (CDNA4 white paper); registers as gfx942 (assumed)"};
     return finish_arch_table(std::move(a));

@@ -46,9 +46,10 @@ std::vector<address_t> sectors_of(const arch_table& arch, const wave_access& a) 
 using load_key = std::tuple<int, int, std::size_t, std::size_t>;
 constexpr std::size_t wave_key_stride = 4096;  // more waves than any workgroup has (1024 threads / 1 lane)
 
-// Sectors of one global load by where the data comes from.
+// Sectors of one global load by where the data comes from; `far`: those of miss and merged whose region
+// (global.near_region_bytes) no earlier interval loaded from (all of them when the arch prices no L2 hit).
 struct touch_count {
-  long long miss = 0, merged = 0, hit = 0;
+  long long miss = 0, merged = 0, hit = 0, far = 0;
 };
 
 // Which global sectors the SM has loaded before each load, in program order across the set (interval,
@@ -57,7 +58,7 @@ struct touch_count {
 // request (no L2 traffic) but the data comes with the first request's latency; any other misses. Counted
 // interval by interval on sorted lists (no tree of sectors): an interval's requests, in program order, sorted
 // stably by sector; a sector's run is all hits when it arrived before, else its first request misses and the
-// others merge.
+// others merge. A miss (and its merged requests) is near when an earlier interval loaded from its region.
 std::map<load_key, touch_count> classify_global_loads(const arch_table& arch, const std::vector<const workgroup_record*>& set) {
   std::vector<load_key> order;
   for (std::size_t k = 0; k < set.size(); ++k)
@@ -70,6 +71,10 @@ std::map<load_key, touch_count> classify_global_loads(const arch_table& arch, co
   std::sort(order.begin(), order.end());
   std::vector<touch_count> counts(order.size());
   std::vector<address_t> arrived, settled;           // sorted, distinct
+  std::vector<address_t> regions;                    // the regions of `arrived`, sorted, distinct
+  const bool near_rule = arch.global.l2_hit_latency > 0;
+  const auto sectors_per_region =
+      static_cast<address_t>(near_rule ? arch.global.near_region_bytes / arch.sector_bytes : 1);
   std::vector<std::pair<address_t, std::size_t>> asked;  // the open interval's requests: (sector, load in order)
   auto settle = [&] {
     std::stable_sort(asked.begin(), asked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -77,15 +82,21 @@ std::map<load_key, touch_count> classify_global_loads(const arch_table& arch, co
     for (std::size_t r = 0; r < asked.size(); ++r) {
       const bool first = r == 0 || asked[r].first != asked[r - 1].first;
       touch_count& c = counts[asked[r].second];
-      if (std::binary_search(arrived.begin(), arrived.end(), asked[r].first)) ++c.hit;
-      else if (first) ++c.miss;
-      else ++c.merged;
+      if (std::binary_search(arrived.begin(), arrived.end(), asked[r].first)) {
+        ++c.hit;
+      } else {
+        ++(first ? c.miss : c.merged);
+        c.far += !near_rule || !std::binary_search(regions.begin(), regions.end(), asked[r].first / sectors_per_region);
+      }
       if (first) settled.push_back(asked[r].first);
     }
     std::vector<address_t> all;
     all.reserve(arrived.size() + settled.size());
     std::set_union(arrived.begin(), arrived.end(), settled.begin(), settled.end(), std::back_inserter(all));
     arrived.swap(all);
+    for (address_t sct : settled) regions.push_back(sct / sectors_per_region);
+    std::sort(regions.begin(), regions.end());
+    regions.erase(std::unique(regions.begin(), regions.end()), regions.end());
     asked.clear();
   };
   for (std::size_t n = 0; n < order.size(); ++n) {
@@ -277,7 +288,9 @@ report_part price_set(const arch_table& arch, const residency& res, long long se
               s.pipe = pipe_id::global_load;
               s.occupancy = static_cast<double>(t.miss) / (i.async_copy ? async_rate : load_rate) +
                             static_cast<double>(t.hit + t.merged) / g.l1_sectors_per_clock;
-              s.latency = t.miss + t.merged > 0 ? (i.async_copy ? async_latency : g.first_touch_latency) : g.l1_load_latency;
+              s.latency = t.far > 0                 ? (i.async_copy ? async_latency : g.first_touch_latency)
+                          : t.miss + t.merged > 0 ? g.l2_hit_latency
+                                                  : g.l1_load_latency;
             } else {  // stores and atomics leave the SM through the store path
               if (i.guarded && is.guarded_store_ops > 0) {
                 // The guard's compare and the store's address, recomputed in the compiler's branch around it: a

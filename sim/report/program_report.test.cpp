@@ -186,8 +186,59 @@ TEST_CASE("first touch vs reuse: a sector this SM loaded in an earlier interval 
   CHECK(fresh.l1_hit_sectors == 0);
   const global_timing& g = arch_named("sm90").global;
   CHECK(again.global_cycles < g.first_touch_latency);
-  CHECK(fresh.global_cycles >= g.first_touch_latency);
+  CHECK(fresh.global_cycles >= g.l2_hit_latency);  // not loaded before, but 1 KiB from "first": an L2 hit
+  CHECK(fresh.global_cycles < g.first_touch_latency);
   CHECK(find(r, "store").alu.fma == 8 * 2);  // 8 warps, 2 FMAs each, issued before the store
+}
+
+// Thread t: loads in[t] ("first"), barrier, in[t + 256] ("near", 1 KiB on), barrier, in[t + far] ("far", a page on).
+struct near_far_program {
+  index_t far = 0;
+  void operator()(thread_context& ctx) const {
+    const auto in = global_buffer<float>(ctx, 0);
+    const auto out = global_buffer<float>(ctx, 1);
+    const index_t t = ctx.thread_id();
+    ctx.label("first");
+    float v = load_element(in, t);
+    ctx.barrier();
+    ctx.label("near");
+    v += load_element(in, t + 256);
+    ctx.barrier();
+    ctx.label("far");
+    v += load_element(in, t + far);
+    ctx.label("store");
+    store_element(out, t, v);
+  }
+};
+
+TEST_CASE("first touch near an earlier one: a sector not loaded, in a region this SM loaded from in an earlier interval, is an L2 hit") {
+  const arch_table sm90 = arch_named("sm90");
+  const global_timing& g = sm90.global;
+  REQUIRE(g.l2_hit_latency > 0);
+  REQUIRE(g.l2_hit_latency < g.first_touch_latency);
+  const index_t far = 2 * g.near_region_bytes / 4;  // floats: the region after the next, whatever the buffer's base
+  global_memory mem;
+  mem.add<float>("in", far + 256, 1.0f);
+  mem.add<float>("out", 256, 0.0f);
+  const program_report r = make_program_report(
+      sm90, sim::run(launch{.grid = 1, .block = 256, .wave_size = 32}, std::move(mem), near_far_program{far}));
+  const instruction_report& near = find(r, "near");
+  const instruction_report& far_load = find(r, "far");
+  CHECK(near.l1_hit_sectors == 0);
+  CHECK(far_load.l1_hit_sectors == 0);
+  CHECK(near.global_cycles >= g.l2_hit_latency);
+  CHECK(near.global_cycles < g.first_touch_latency);
+  CHECK(far_load.global_cycles >= g.first_touch_latency);
+  // Law: on an arch that prices no L2 hit (l2_hit_latency 0), the near load costs a first touch like the far one.
+  arch_table no_rule = sm90;
+  no_rule.global.l2_hit_latency = 0;
+  global_memory again;
+  again.add<float>("in", far + 256, 1.0f);
+  again.add<float>("out", 256, 0.0f);
+  const program_report plain = make_program_report(
+      no_rule, sim::run(launch{.grid = 1, .block = 256, .wave_size = 32}, std::move(again), near_far_program{far}));
+  CHECK(find(plain, "near").global_cycles >= g.first_touch_latency);
+  CHECK(find(plain, "near").global_cycles == doctest::Approx(find(plain, "far").global_cycles));
 }
 
 TEST_CASE("occupancy: a grid larger than the SMs puts several workgroups on one SM, up to the thread limit") {
