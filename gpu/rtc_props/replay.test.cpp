@@ -48,8 +48,15 @@ TEST_SUITE("props-gpu") {
 // stencils, all LDS loads, 9 drawn cases and their twins but 116 (its twin agrees): 17 with fewer on the GPU (the
 // reuse the rule does not model), 106 and its twin 107 with more (GPU 28 and 20, simulated 24 and 18: over-reduced,
 // as 20261202's case 177).
+// props-h200-kinds-seed20261205.json (H200, 2026-11-30, held out: recorded with today's model, never fitted on): 17
+// of 300 differ, all in the LDS load counters: 16 stencils (of 67), 12 with fewer loads on the GPU (the reuse the
+// rule does not model) and 4 with more (22, 133, 191, 219: over-reduced, as 20261202's case 177); and case 69, a
+// padded fp64 12x8 copy with 9 LDS loads executed against 12 simulated (fewer, like 20261201's copy 194; not
+// analysed).
 const std::set<int> pairs_seed20261203_differing = {50, 51, 66, 67, 82, 83, 88, 89, 106, 107, 116, 120, 121, 174, 175, 178, 179, 231, 232};
 const std::map<std::string, std::set<int>> known_differing = {
+    {"props-h200-kinds-seed20261205.json",
+     {22, 69, 92, 98, 105, 112, 133, 162, 170, 183, 185, 191, 216, 219, 232, 243, 252}},
     {"props-h200-kinds-seed20261201.json",
      {23, 31, 36, 42, 45, 60, 67, 91, 96, 107, 115, 123, 125, 155, 159, 160, 179, 194, 197, 219, 246}},
     {"props-h200-kinds-seed20261202.json", {25, 48, 55, 77, 89, 121, 142, 177, 234, 238, 248, 257, 284, 285, 294, 297}},
@@ -101,6 +108,11 @@ const std::map<std::string, cycle_accuracy> props_cycle_accuracy = {
     // 24.0 -> 20.4 %, worst 88.9 %; --repeat 3 12.2 % (loop 10.5 -> 10.1 %).
     {"props-h200-pairs-seed20261203.json", {0.1221, false, false}},
     {"props-h200-pairs-seed20261203-repeat10.json", {0.0800, false}},
+    // H200, seed 20261205, 300 cases of the same kinds, 2026-11-30, recorded with today's model (the L2-hit latency
+    // in it), held out for every rule: median 9.0 % (copy 8.7, stencil 7.7, reduce 6.6, loop 14.2), 90th percentile
+    // 25.0 %, worst 49.7 %. Without the L2-hit latency the same cases give 9.7 % (loop 17.9 %, 90th 27.5 %). Above
+    // the 8 % target, within the 10 % bound.
+    {"props-h200-kinds-seed20261205.json", {0.0904, false}},
 };
 
 // The faster-layout verdict on each --pairs recording (layout_pairs.hpp): pairs measured more than 5 % apart, and
