@@ -16,7 +16,8 @@
 // instruction is preceded by the arithmetic the program stated (alu()); a wave's global loads issue ahead of
 // its LDS accesses and arithmetic but not of an earlier global store; global loads that hit sectors the SM
 // loaded in an earlier interval cost L1 latency, sectors another wave asked for in the same interval ride on
-// that request; cycles_per_workgroup is the median workgroup's, as the GPU's clock64 spans are compared
+// that request, and a sector not loaded yet costs the first-touch latency, or (sm90) the L2-hit latency when an
+// earlier interval loaded from its region; cycles_per_workgroup is the median workgroup's, as the GPU's clock64 spans are compared
 // (gpu/crosscheck); `verdict` names the bottleneck.
 //
 // WORKED EXAMPLE. The copy program (64x32 fp16, 256 threads) on gfx942 with a row-major LDS tile and lanes
