@@ -1,8 +1,9 @@
 // tilesim/examples/amd_kernels.test.cpp: hipcc's AMD assembly of every compiled AMD kernel, held to the simulator.
 //
-// DEFINITION. gpu/kernels/amd/meson.build compiles gpu/kernels/amd/amd_kernels.hip (one kernel per wave-64 launch shape of
-// gpu/kernels/amd/amd_shapes.hpp, each a program on constant<shape>) with hipcc for gfx90a and gfx940, and keeps the
-// device assembly (-save-temps: the very text assembled into the object). This test reads it (the files named
+// DEFINITION. gpu/kernels/amd/meson.build compiles gpu/kernels/amd/amd_kernels.hip (one kernel per wave-64 launch
+// shape of each program's amd_*_shapes table in gpu/kernels/programs/, each a program on constant<shape>) with
+// hipcc for gfx90a and gfx940, and keeps the device assembly (-save-temps: the very text assembled into the
+// object). This test reads it (the files named
 // by TILESIM_AMD_ASM, ':'-separated), splits it into kernels (the .amdhsa_kernel symbols, demangled to
 // "copy_fp16_kernel<10>"), and collects per kernel
 //   its private segment (scratch) in bytes, from three places that must agree: the kernel descriptor's
@@ -61,11 +62,12 @@
 #include "examples/lds_index_swap/lds_index_swap_variants.hpp"
 #include "examples/morton/morton_variants.hpp"
 #include "examples/synthesized/synthesized_variants.hpp"
-#include "gpu/kernels/amd/amd_shapes.hpp"
+#include "gpu/kernels/programs/conv_f32.hpp"
 #include "gpu/kernels/programs/copy_fp16.hpp"
 #include "gpu/kernels/programs/copy_fp32.hpp"
 #include "gpu/kernels/programs/gemm_fp32.hpp"
 #include "gpu/kernels/programs/lds_sweep_u32.hpp"
+#include "gpu/kernels/programs/morton_f32.hpp"
 #include "gpu/kernels/programs/transpose_f32.hpp"
 #include "sim/runs/copy_run.hpp"
 #include "sim/runs/gemm_tile_run.hpp"
@@ -74,7 +76,7 @@
 
 using namespace tilesim;
 using namespace tilesim::programs;
-using namespace tilesim::gpu::amd;
+using namespace tilesim::gpu::compiled;
 using sim::access_kind;
 
 namespace {
@@ -478,6 +480,7 @@ const char* read_name(copy_read_order r) {
     case copy_read_order::same_as_write: return "same_as_write";
     case copy_read_order::lanes_down_rows: return "lanes_down_rows";
     case copy_read_order::gemm_operand: return "gemm_operand";
+    case copy_read_order::ldmatrix_operand: return "ldmatrix_operand";
   }
   return "?";
 }
@@ -600,7 +603,7 @@ struct amd_kernel {
   bool straight_line = true;  // no loop in the program: each access is one instruction of the kernel
 };
 
-// Every kernel of amd_kernels.hip, in its order: one per entry of each amd_shapes.hpp table.
+// Every kernel of amd_kernels.hip, in its order: one per entry of each program's amd_*_shapes table.
 const std::vector<amd_kernel>& amd_kernels() {
   static const std::vector<amd_kernel> all = [] {
     std::vector<amd_kernel> v;
@@ -666,7 +669,7 @@ TEST_CASE("amd: every AMD shape's kernel is in the gfx90a and the gfx940 assembl
   std::set<std::string> known;
   for (const amd_kernel& k : amd_kernels()) known.insert(k.name);
   for (const kernel_asm& k : all) {
-    CHECK_MESSAGE(known.count(k.name), where(k) << " is a kernel of no gpu/kernels/amd/amd_shapes.hpp entry this test knows");
+    CHECK_MESSAGE(known.count(k.name), where(k) << " is a kernel of no gpu/kernels/programs/ AMD entry this test knows");
     CHECK_MESSAGE((k.arch == "gfx90a" || k.arch == "gfx940"), where(k) << " is for an arch this test does not check");
   }
 }

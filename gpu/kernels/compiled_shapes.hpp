@@ -4,8 +4,9 @@
 // size, wave size (and the copy's grid) are constants, so every encoding, descriptor and window folds to the
 // arithmetic a hand-written kernel does. Each program's table of the shapes gpu/kernels/kernels.cu instantiates
 // is its own file, gpu/kernels/programs/<program>.hpp (entry i of copy_fp16_shapes is the kernel
-// copy_fp16_kernel<i>); this file holds what they share: the builders of the catalogue's shapes (also used at
-// wave 64 by gpu/kernels/amd/amd_shapes.hpp), find_shape, with_compiled_shape and duplicate_shapes. The host
+// copy_fp16_kernel<i>), beside the same program's AMD table (amd_copy_fp16_shapes: wave 64, compiled by
+// gpu/kernels/amd/amd_kernels.hip); this file holds what they share: the builders of the catalogue's shapes (at
+// either wave), find_shape, with_compiled_shape, duplicate_shapes and all_wave. The host
 // finds a point's entry by equality (find_shape); the cross-check's simulator side runs the very same
 // instantiation (with_compiled_shape), so what the GPU ran and what the simulator priced are one template
 // instance. The shapes are every point of gpu/crosscheck's catalogue, sm90 (wave 32); a CPU test
@@ -34,8 +35,12 @@ using programs::gemm_params;
 using programs::gemm_shape;
 
 inline constexpr index_t sm90_wave = 32;
+// The wave of every AMD table: gfx90a and gfx940/gfx942 (CDNA2, CDNA3) run 64 lanes per wave; the MFMA 32x32x8
+// operand reads take R = 32 rows per lane group (ldmatrix on sm90: 16).
+inline constexpr index_t amd_wave = 64;
+inline constexpr index_t mfma_lane_rows = 32;
 
-// The builders below serve both targets: the sm90 tables (gpu/kernels/programs/) pass sm90_wave, gpu/kernels/amd/amd_shapes.hpp its wave 64.
+// The builders below serve both targets: the sm90 tables (gpu/kernels/programs/) pass sm90_wave, the AMD ones amd_wave.
 
 // The built-in copy points: rows x cols, `vector` elements, lanes_down_rows read, grid 64.
 constexpr copy_shape builtin_copy(index_t rows, index_t cols, index_t vector, copy_lds_layout layout,
@@ -160,6 +165,20 @@ constexpr int duplicate_shapes(const Shape (&table)[N]) {
   for (std::size_t i = 0; i < N; ++i)
     if (find_shape(table, table[i]) != static_cast<int>(i)) ++d;
   return d;
+}
+
+// True when every entry of `table` runs at wave `wave`: all_wave(amd_copy_fp32_shapes, amd_wave).
+template <class Shape, std::size_t N>
+constexpr bool all_wave(const Shape (&table)[N], index_t wave) {
+  for (const Shape& s : table)
+    if (s.warp_size != wave) return false;
+  return true;
+}
+
+// True when a and b are the same C string (constexpr): same_name("gfx942", "gfx942").
+constexpr bool same_name(const char* a, const char* b) {
+  while (*a && *a == *b) ++a, ++b;
+  return *a == *b;
 }
 
 }  // namespace tilesim::gpu::compiled

@@ -4,8 +4,8 @@
 // 64 x 64 fp32 image, T = 8, read by footprints of 8 rows x 4 columns on sm90 (wave 32) or 8 x 8 on gfx942
 // (wave 64), each layout (row-major, Morton by transforms, Morton by bits) read directly or staged through a
 // Z-ordered LDS band; grid 8 x block 256. morton_case_shape(c) is case c's launch (morton.hpp's morton_shape),
-// a constant expression, so the compiled kernels (gpu/kernels/programs/, gpu/kernels/amd/amd_shapes.hpp)
-// take it as constant<morton_case_shape(morton_case_table[i])>. Device-safe: nothing here but morton.hpp.
+// a constant expression, so the compiled kernels (gpu/kernels/programs/morton_f32.hpp, sm90 and AMD tables) take
+// it as constant<morton_case_shape(morton_case_table[i])>. Device-safe: nothing here but morton.hpp.
 //
 // WORKED EXAMPLE. morton_case_shape(morton_case_table[1]) == {p, 256, 32, 8} with p.height = p.width = 64,
 // p.tile = 8, p.footprint_rows = 8, p.footprint_cols = 4, p.layout = morton_transforms, p.staging = direct.

@@ -30,12 +30,28 @@ inline constexpr examples::conv_shape conv_shapes[] = {
 };
 static_assert(duplicate_shapes(conv_shapes) == 0, "compiled shapes: an entry of conv_shapes appears twice");
 
-// The kernel of shape conv_shapes[I]: its name (what Nsight Compute lists), what it is called in an error
-// ("no compiled convolution kernel for this shape"), its table and its body.
+// AMD (wave 64, gpu/kernels/amd/amd_kernels.hip): examples/conv's gfx942 cases (conv_shapes.hpp: the odd entries,
+// wave 64): naive, sliding, im2col on the 6x6 image (grid 1 x 16 threads) and on the NHWC 2x8x8x4 problem (grid 3 x
+// 192 threads).
+inline constexpr examples::conv_shape amd_conv_shapes[] = {
+    examples::conv_example_shape(examples::conv_problem::six_by_six, examples::conv_mode::naive, amd_wave),
+    examples::conv_example_shape(examples::conv_problem::six_by_six, examples::conv_mode::sliding, amd_wave),
+    examples::conv_example_shape(examples::conv_problem::six_by_six, examples::conv_mode::im2col, amd_wave),
+    examples::conv_example_shape(examples::conv_problem::nhwc, examples::conv_mode::naive, amd_wave),
+    examples::conv_example_shape(examples::conv_problem::nhwc, examples::conv_mode::sliding, amd_wave),
+    examples::conv_example_shape(examples::conv_problem::nhwc, examples::conv_mode::im2col, amd_wave),
+};
+static_assert(all_wave(amd_conv_shapes, amd_wave) && duplicate_shapes(amd_conv_shapes) == 0,
+              "compiled shapes: every entry of amd_conv_shapes runs at wave 64, none twice");
+
+// The kernel of shape conv_shapes[I]: its name (what Nsight Compute lists), what it is called in an error ("no
+// compiled convolution kernel for this shape"), its tables (sm90; AMD, which gpu/kernels/amd/amd_kernels.hip
+// compiles) and its body.
 struct conv_f32_entry {
   static constexpr const char* kernel = "conv_f32_kernel";
   static constexpr const char* title = "convolution";
   static constexpr const auto& shapes = conv_shapes;
+  static constexpr const auto& amd_shapes = amd_conv_shapes;
   template <auto S, class Context>
   TILESIM_HOST_DEVICE static void run(Context& ctx) {
     examples::conv(ctx, constant<S>{});

@@ -52,12 +52,38 @@ inline constexpr copy_shape copy_fp16_shapes[] = {
 };
 static_assert(duplicate_shapes(copy_fp16_shapes) == 0, "compiled shapes: an entry of copy_fp16_shapes appears twice");
 
-// The kernel of shape copy_fp16_shapes[I]: its name (what Nsight Compute lists), what it is called in an error
-// ("no compiled fp16 copy kernel for this shape"), its table and its body.
+// AMD (wave 64, gpu/kernels/amd/amd_kernels.hip): fp16 copies: the built-in points (0-6), lds_index_swap's gfx942
+// cases (7-10), cute_swizzle's (11-14), and examples/synthesized's gfx942 synth case (15: Swizzle<2,3,3> on the 128
+// x 32 MFMA read; its hand-picked CK 2025 case is entry 10).
+inline constexpr copy_shape amd_copy_fp16_shapes[] = {
+    builtin_copy(64, 32, 8, copy_lds_layout::row_major, amd_wave),
+    builtin_copy(64, 32, 8, copy_lds_layout::padded, amd_wave),
+    builtin_copy(64, 32, 8, copy_lds_layout::ck_xor, amd_wave),
+    builtin_copy(64, 32, 8, copy_lds_layout::cute_swizzle, amd_wave),
+    builtin_copy(64, 64, 8, copy_lds_layout::row_major, amd_wave),
+    builtin_copy(64, 64, 8, copy_lds_layout::ck_xor, amd_wave),
+    builtin_copy(64, 64, 8, copy_lds_layout::cute_swizzle, amd_wave),
+    lds_index_swap_tile(copy_lds_layout::row_major, ck_lds_order::l_k0_2025, mfma_lane_rows, amd_wave),
+    lds_index_swap_tile(copy_lds_layout::padded, ck_lds_order::l_k0_2025, mfma_lane_rows, amd_wave),
+    lds_index_swap_tile(copy_lds_layout::ck_xor, ck_lds_order::k0_l_2024, mfma_lane_rows, amd_wave),
+    lds_index_swap_tile(copy_lds_layout::ck_xor, ck_lds_order::l_k0_2025, mfma_lane_rows, amd_wave),
+    cute_swizzle_tile(64, -1, mfma_lane_rows, amd_wave),
+    cute_swizzle_tile(64, 1, mfma_lane_rows, amd_wave),
+    cute_swizzle_tile(64, 2, mfma_lane_rows, amd_wave),
+    cute_swizzle_tile(64, 3, mfma_lane_rows, amd_wave),
+    cute_swizzle_tile(32, 2, mfma_lane_rows, amd_wave),
+};
+static_assert(all_wave(amd_copy_fp16_shapes, amd_wave) && duplicate_shapes(amd_copy_fp16_shapes) == 0,
+              "compiled shapes: every entry of amd_copy_fp16_shapes runs at wave 64, none twice");
+
+// The kernel of shape copy_fp16_shapes[I]: its name (what Nsight Compute lists), what it is called in an error ("no
+// compiled fp16 copy kernel for this shape"), its tables (sm90; AMD, which gpu/kernels/amd/amd_kernels.hip compiles)
+// and its body.
 struct copy_fp16_entry {
   static constexpr const char* kernel = "copy_fp16_kernel";
   static constexpr const char* title = "fp16 copy";
   static constexpr const auto& shapes = copy_fp16_shapes;
+  static constexpr const auto& amd_shapes = amd_copy_fp16_shapes;
   template <auto S, class Context>
   TILESIM_HOST_DEVICE static void run(Context& ctx) {
     programs::copy_tile<std::uint16_t>(ctx, constant<S>{});

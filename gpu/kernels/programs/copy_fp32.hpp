@@ -24,12 +24,23 @@ inline constexpr copy_shape copy_fp32_shapes[] = {
 };
 static_assert(duplicate_shapes(copy_fp32_shapes) == 0, "compiled shapes: an entry of copy_fp32_shapes appears twice");
 
-// The kernel of shape copy_fp32_shapes[I]: its name (what Nsight Compute lists), what it is called in an error
-// ("no compiled fp32 copy kernel for this shape"), its table and its body.
+// AMD (wave 64, gpu/kernels/amd/amd_kernels.hip): fp32 copies: the built-in points.
+inline constexpr copy_shape amd_copy_fp32_shapes[] = {
+    builtin_copy(64, 32, 4, copy_lds_layout::row_major, amd_wave),
+    builtin_copy(64, 32, 4, copy_lds_layout::padded, amd_wave),
+    builtin_copy(64, 32, 4, copy_lds_layout::ck_xor, amd_wave),
+};
+static_assert(all_wave(amd_copy_fp32_shapes, amd_wave) && duplicate_shapes(amd_copy_fp32_shapes) == 0,
+              "compiled shapes: every entry of amd_copy_fp32_shapes runs at wave 64, none twice");
+
+// The kernel of shape copy_fp32_shapes[I]: its name (what Nsight Compute lists), what it is called in an error ("no
+// compiled fp32 copy kernel for this shape"), its tables (sm90; AMD, which gpu/kernels/amd/amd_kernels.hip compiles)
+// and its body.
 struct copy_fp32_entry {
   static constexpr const char* kernel = "copy_fp32_kernel";
   static constexpr const char* title = "fp32 copy";
   static constexpr const auto& shapes = copy_fp32_shapes;
+  static constexpr const auto& amd_shapes = amd_copy_fp32_shapes;
   template <auto S, class Context>
   TILESIM_HOST_DEVICE static void run(Context& ctx) {
     programs::copy_tile<float>(ctx, constant<S>{});

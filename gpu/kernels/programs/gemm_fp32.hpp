@@ -30,12 +30,29 @@ inline constexpr gemm_shape gemm_shapes[] = {
 };
 static_assert(duplicate_shapes(gemm_shapes) == 0, "compiled shapes: an entry of gemm_shapes appears twice");
 
-// The kernel of shape gemm_shapes[I]: its name (what Nsight Compute lists), what it is called in an error
-// ("no compiled GEMM kernel for this shape"), its table and its body.
+// AMD (wave 64, gpu/kernels/amd/amd_kernels.hip): GEMMs: the built-in points (0-4), examples/gemm's gfx942 cases
+// (5-7).
+inline constexpr gemm_shape amd_gemm_shapes[] = {
+    builtin_gemm(128, 64, gemm_lds_layout::row_major, amd_wave),
+    builtin_gemm(128, 64, gemm_lds_layout::padded, amd_wave),
+    builtin_gemm(128, 64, gemm_lds_layout::ck_xor, amd_wave),
+    builtin_gemm(256, 128, gemm_lds_layout::row_major, amd_wave),
+    builtin_gemm(256, 128, gemm_lds_layout::ck_xor, amd_wave),
+    gemm_example(gemm_lds_layout::row_major, amd_wave),
+    gemm_example(gemm_lds_layout::padded, amd_wave),
+    gemm_example(gemm_lds_layout::ck_xor, amd_wave),
+};
+static_assert(all_wave(amd_gemm_shapes, amd_wave) && duplicate_shapes(amd_gemm_shapes) == 0,
+              "compiled shapes: every entry of amd_gemm_shapes runs at wave 64, none twice");
+
+// The kernel of shape gemm_shapes[I]: its name (what Nsight Compute lists), what it is called in an error ("no
+// compiled GEMM kernel for this shape"), its tables (sm90; AMD, which gpu/kernels/amd/amd_kernels.hip compiles) and
+// its body.
 struct gemm_fp32_entry {
   static constexpr const char* kernel = "gemm_f32_kernel";
   static constexpr const char* title = "GEMM";
   static constexpr const auto& shapes = gemm_shapes;
+  static constexpr const auto& amd_shapes = amd_gemm_shapes;
   template <auto S, class Context>
   TILESIM_HOST_DEVICE static void run(Context& ctx) {
     programs::gemm_tile(ctx, constant<S>{});

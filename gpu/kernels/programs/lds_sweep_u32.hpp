@@ -26,12 +26,24 @@ inline constexpr copy_shape lds_sweep_shapes[] = {
 };
 static_assert(duplicate_shapes(lds_sweep_shapes) == 0, "compiled shapes: an entry of lds_sweep_shapes appears twice");
 
-// The kernel of shape lds_sweep_shapes[I]: its name (what Nsight Compute lists), what it is called in an error
-// ("no compiled LDS sweep kernel for this shape"), its table and its body.
+// AMD (wave 64, gpu/kernels/amd/amd_kernels.hip): The sweep's tile in each LDS layout.
+inline constexpr copy_shape amd_lds_sweep_shapes[] = {
+    sweep_tile(copy_lds_layout::row_major, amd_wave),
+    sweep_tile(copy_lds_layout::padded, amd_wave),
+    sweep_tile(copy_lds_layout::ck_xor, amd_wave),
+    sweep_tile(copy_lds_layout::cute_swizzle, amd_wave),
+};
+static_assert(all_wave(amd_lds_sweep_shapes, amd_wave) && duplicate_shapes(amd_lds_sweep_shapes) == 0,
+              "compiled shapes: every entry of amd_lds_sweep_shapes runs at wave 64, none twice");
+
+// The kernel of shape lds_sweep_shapes[I]: its name (what Nsight Compute lists), what it is called in an error ("no
+// compiled LDS sweep kernel for this shape"), its tables (sm90; AMD, which gpu/kernels/amd/amd_kernels.hip compiles)
+// and its body.
 struct lds_sweep_u32_entry {
   static constexpr const char* kernel = "lds_sweep_u32_kernel";
   static constexpr const char* title = "LDS sweep";
   static constexpr const auto& shapes = lds_sweep_shapes;
+  static constexpr const auto& amd_shapes = amd_lds_sweep_shapes;
   template <auto S, class Context>
   TILESIM_HOST_DEVICE static void run(Context& ctx, index_t iterations) {
     programs::lds_sweep<std::uint32_t, 4>(ctx, constant<S>{}, iterations);

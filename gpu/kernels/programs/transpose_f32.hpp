@@ -25,12 +25,24 @@ inline constexpr programs::transpose_shape transpose_shapes[] = {
 };
 static_assert(duplicate_shapes(transpose_shapes) == 0, "compiled shapes: an entry of transpose_shapes appears twice");
 
-// The kernel of shape transpose_shapes[I]: its name (what Nsight Compute lists), what it is called in an error
-// ("no compiled transpose kernel for this shape"), its table and its body.
+// AMD (wave 64, gpu/kernels/amd/amd_kernels.hip): The scalar transpose (kernel/transpose/transpose.hpp): n x n fp32,
+// 256 threads, wave 64.
+inline constexpr programs::transpose_shape amd_transpose_shapes[] = {
+    {{.n = 64}, 256, amd_wave},
+    {{.n = 256}, 256, amd_wave},
+    {{.n = 1024}, 256, amd_wave},
+};
+static_assert(all_wave(amd_transpose_shapes, amd_wave) && duplicate_shapes(amd_transpose_shapes) == 0,
+              "compiled shapes: every entry of amd_transpose_shapes runs at wave 64, none twice");
+
+// The kernel of shape transpose_shapes[I]: its name (what Nsight Compute lists), what it is called in an error ("no
+// compiled transpose kernel for this shape"), its tables (sm90; AMD, which gpu/kernels/amd/amd_kernels.hip compiles)
+// and its body.
 struct transpose_f32_entry {
   static constexpr const char* kernel = "transpose_f32_kernel";
   static constexpr const char* title = "transpose";
   static constexpr const auto& shapes = transpose_shapes;
+  static constexpr const auto& amd_shapes = amd_transpose_shapes;
   template <auto S, class Context>
   TILESIM_HOST_DEVICE static void run(Context& ctx) {
     programs::transpose(ctx, constant<S>{});
