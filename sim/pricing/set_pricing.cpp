@@ -94,12 +94,14 @@ std::map<load_key, touch_count> classify_global_loads(const arch_table& arch, co
     all.reserve(arrived.size() + settled.size());
     std::set_union(arrived.begin(), arrived.end(), settled.begin(), settled.end(), std::back_inserter(all));
     arrived.swap(all);
-    std::vector<address_t> fresh;  // settled is sorted, so its regions come in order: linear, no sort
-    for (address_t sct : settled)
-      if (fresh.empty() || fresh.back() != sct / sectors_per_region) fresh.push_back(sct / sectors_per_region);
-    all.clear();
-    std::set_union(regions.begin(), regions.end(), fresh.begin(), fresh.end(), std::back_inserter(all));
-    regions.swap(all);
+    if (near_rule) {  // the regions matter only where the arch prices an L2 hit
+      std::vector<address_t> fresh;  // settled is sorted, so its regions come in order: linear, no sort
+      for (address_t sct : settled)
+        if (fresh.empty() || fresh.back() != sct / sectors_per_region) fresh.push_back(sct / sectors_per_region);
+      all.clear();
+      std::set_union(regions.begin(), regions.end(), fresh.begin(), fresh.end(), std::back_inserter(all));
+      regions.swap(all);
+    }
     asked.clear();
   };
   for (std::size_t n = 0; n < order.size(); ++n) {

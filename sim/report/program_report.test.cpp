@@ -211,17 +211,22 @@ struct near_far_program {
   }
 };
 
+// near_far_program on `arch`, one workgroup of 256 threads, `far` floats between "first" and "far".
+program_report near_far_report(const arch_table& arch, index_t far) {
+  global_memory mem;
+  mem.add<float>("in", far + 256, 1.0f);
+  mem.add<float>("out", 256, 0.0f);
+  return make_program_report(arch, sim::run(launch{.grid = 1, .block = 256, .wave_size = 32}, std::move(mem),
+                                            near_far_program{far}));
+}
+
 TEST_CASE("first touch near an earlier one: a sector not loaded, in a region this SM loaded from in an earlier interval, is an L2 hit") {
   const arch_table sm90 = arch_named("sm90");
   const global_timing& g = sm90.global;
   REQUIRE(g.l2_hit_latency > 0);
   REQUIRE(g.l2_hit_latency < g.first_touch_latency);
   const index_t far = 2 * g.near_region_bytes / 4;  // floats: the region after the next, whatever the buffer's base
-  global_memory mem;
-  mem.add<float>("in", far + 256, 1.0f);
-  mem.add<float>("out", 256, 0.0f);
-  const program_report r = make_program_report(
-      sm90, sim::run(launch{.grid = 1, .block = 256, .wave_size = 32}, std::move(mem), near_far_program{far}));
+  const program_report r = near_far_report(sm90, far);
   const instruction_report& near = find(r, "near");
   const instruction_report& far_load = find(r, "far");
   CHECK(near.l1_hit_sectors == 0);
@@ -232,11 +237,7 @@ TEST_CASE("first touch near an earlier one: a sector not loaded, in a region thi
   // Law: on an arch that prices no L2 hit (l2_hit_latency 0), the near load costs a first touch like the far one.
   arch_table no_rule = sm90;
   no_rule.global.l2_hit_latency = 0;
-  global_memory again;
-  again.add<float>("in", far + 256, 1.0f);
-  again.add<float>("out", 256, 0.0f);
-  const program_report plain = make_program_report(
-      no_rule, sim::run(launch{.grid = 1, .block = 256, .wave_size = 32}, std::move(again), near_far_program{far}));
+  const program_report plain = near_far_report(no_rule, far);
   CHECK(find(plain, "near").global_cycles >= g.first_touch_latency);
   CHECK(find(plain, "near").global_cycles == doctest::Approx(find(plain, "far").global_cycles));
 }
